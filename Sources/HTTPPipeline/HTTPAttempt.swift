@@ -1,0 +1,16 @@
+/// The attempt number of the exchange in progress, as set by a retrying middleware.
+///
+/// A middleware that calls `next` more than once (a retry layer) binds ``current`` around each
+/// call, starting at 1, so that layers inside it (logging, probes) can say which attempt they saw:
+///
+/// ```swift
+/// let response = try await HTTPAttempt.$current.withValue(attempt) {
+///     try await next.send(request)
+/// }
+/// ```
+///
+/// Outside any retrying layer ``current`` is `nil`.
+public enum HTTPAttempt {
+    /// The 1-based attempt number bound by the nearest retrying layer outside, or `nil`.
+    @TaskLocal public static var current: Int?
+}

@@ -1,0 +1,59 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// A layer that wraps the rest of a pipeline: it sees every request on its way out and every
+/// response (or error) on its way back.
+///
+/// A middleware receives the request and `next`, the rest of the pipeline below it. It may change
+/// the request, call `next` zero times (answer from a cache, fail early), once (the common case) or
+/// many times (retry), and change the response or the error. It never holds a transport of its
+/// own: the ``Pipeline`` wires `next`.
+///
+/// ```swift
+/// struct RequestStamp: HTTPMiddleware {
+///     func intercept(
+///         _ request: URLRequest,
+///         next: some HTTPTransport
+///     ) async throws -> (Data, HTTPURLResponse) {
+///         var request = request
+///         request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+///         return try await next.send(request)
+///     }
+/// }
+/// ```
+///
+/// ## Ordering
+/// The middleware listed first in a pipeline is the outermost: it sees the request first and the
+/// response last. Each middleware's documentation says where it belongs and why.
+///
+/// `next` is generic, so a pipeline built with ``MiddlewareBuilder`` nests concrete types the
+/// compiler can specialise and inline; the array form passes through existentials instead.
+/// Conforming types must be `Sendable`: one middleware value serves many concurrent requests, so
+/// shared mutable state belongs in an actor or behind a `Mutex`.
+public protocol HTTPMiddleware: Sendable {
+    /// Handles one request by (usually) passing it on to `next`.
+    ///
+    /// - Parameters:
+    ///   - request: The request as the layer above handed it down.
+    ///   - next: The rest of the pipeline: the middleware below this one, then the transport.
+    /// - Returns: The response body and head to hand back to the layer above.
+    /// - Throws: Whatever `next` threw, unless this middleware's job is to change it, or an error
+    ///   of its own.
+    func intercept(
+        _ request: URLRequest,
+        next: some HTTPTransport
+    ) async throws -> (Data, HTTPURLResponse)
+
+    /// The name this layer shows in a pipeline's ``Pipeline/description``.
+    ///
+    /// Defaults to the type's name; override it when one type appears in a pipeline more than
+    /// once in different roles.
+    var name: String { get }
+}
+
+extension HTTPMiddleware {
+    /// The type's name, for example `"RequestStamp"`.
+    public var name: String { String(describing: Self.self) }
+}

@@ -1,0 +1,82 @@
+/// Builds an ordered middleware stack from a block of code.
+///
+/// Each line of the block is one middleware; **the first line is the outermost layer**: it sees
+/// the request first and the response last. `if`, `if`/`else`, `if let`, `for` loops and
+/// optional values (`M?`, skipped when `nil`) all work:
+///
+/// ```swift
+/// let pipeline = Pipeline(transport: URLSessionTransport()) {
+///     RequestStamp()                    // outermost
+///     if verbose { TimingLog() }
+///     for name in extraHeaders { HeaderStamp(name: name) }
+///     optionalCache                     // a `Cache?`
+/// }
+/// ```
+///
+/// The builder nests concrete generic types, so the compiler sees the whole chain and can inline
+/// it: an added layer costs little more than the layer's own work, and nothing is allocated per
+/// request. For a stack known only at run time, use ``Pipeline/init(transport:middleware:)``.
+@resultBuilder
+public enum MiddlewareBuilder {
+    /// Passes a middleware through unchanged.
+    public static func buildExpression<M: HTTPMiddleware>(_ middleware: M) -> M {
+        middleware
+    }
+
+    /// Accepts an optional middleware: `nil` contributes no layer.
+    public static func buildExpression<M: HTTPMiddleware>(_ middleware: M?) -> _OptionalMiddleware<M> {
+        _OptionalMiddleware(middleware)
+    }
+
+    /// Accepts a middleware whose type is known only at run time.
+    public static func buildExpression(_ middleware: any HTTPMiddleware) -> _AnyMiddleware {
+        _AnyMiddleware(middleware)
+    }
+
+    /// An empty block: no layer at all.
+    public static func buildBlock() -> _IdentityMiddleware {
+        _IdentityMiddleware()
+    }
+
+    /// The first layer of a block.
+    public static func buildPartialBlock<M: HTTPMiddleware>(first: M) -> M {
+        first
+    }
+
+    /// Adds `next` inside the layers accumulated so far.
+    public static func buildPartialBlock<Outer: HTTPMiddleware, Inner: HTTPMiddleware>(
+        accumulated: Outer,
+        next: Inner
+    ) -> _MiddlewarePair<Outer, Inner> {
+        _MiddlewarePair(outer: accumulated, inner: next)
+    }
+
+    /// An `if` without `else`, or an `if let`.
+    public static func buildOptional<M: HTTPMiddleware>(_ middleware: M?) -> _OptionalMiddleware<M> {
+        _OptionalMiddleware(middleware)
+    }
+
+    /// The `if` branch of an `if`/`else`.
+    public static func buildEither<First: HTTPMiddleware, Second: HTTPMiddleware>(
+        first: First
+    ) -> _EitherMiddleware<First, Second> {
+        .first(first)
+    }
+
+    /// The `else` branch of an `if`/`else`.
+    public static func buildEither<First: HTTPMiddleware, Second: HTTPMiddleware>(
+        second: Second
+    ) -> _EitherMiddleware<First, Second> {
+        .second(second)
+    }
+
+    /// A `for` loop: its layers in loop order, the first one outermost.
+    public static func buildArray<M: HTTPMiddleware>(_ middleware: [M]) -> _MiddlewareArray<M> {
+        _MiddlewareArray(middleware)
+    }
+
+    /// An `if #available` block.
+    public static func buildLimitedAvailability(_ middleware: some HTTPMiddleware) -> _AnyMiddleware {
+        _AnyMiddleware(middleware)
+    }
+}

@@ -1,0 +1,67 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// The production transport: sends requests with a `URLSession`.
+///
+/// - Cancelling the calling task cancels the underlying request at once and throws
+///   `CancellationError`.
+/// - A request whose URL is not absolute `http`/`https` with a host fails with
+///   ``HTTPTransportError/invalidRequest(reason:)`` before anything is sent.
+/// - A reply that is not an `HTTPURLResponse` fails with ``HTTPTransportError/nonHTTPResponse``.
+/// - Network failures surface as the `URLError` the session reported (timed out, connection
+///   lost, cannot connect, …), unchanged, so retry policies can inspect their codes.
+/// - HTTP error statuses are returned, not thrown.
+///
+/// `URLSession` already inflates `gzip` and `deflate` bodies and keeps the `Content-Encoding`
+/// header; decoding plugins above this transport must expect already-decoded bodies.
+///
+/// Beyond about four concurrent requests to one host, a session with default settings opens new
+/// connections instead of reusing them; pass a session whose configuration sets
+/// `httpMaximumConnectionsPerHost` where concurrency matters.
+public struct URLSessionTransport: HTTPTransport {
+    /// The session that sends every request.
+    public let session: URLSession
+
+    /// Creates a transport over a session.
+    ///
+    /// - Parameter session: The session to send with; `URLSession.shared` by default.
+    public init(session: URLSession = .shared) {
+        self.session = session
+    }
+
+    /// Sends a request with the session.
+    ///
+    /// - Parameter request: The request to send.
+    /// - Returns: The response body and head.
+    /// - Throws: ``HTTPTransportError`` for a request that cannot be sent or a non-HTTP reply,
+    ///   `CancellationError` when the calling task is cancelled, `URLError` for network failures.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try Self.validate(request)
+        try Task.checkCancellation()
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
+            throw CancellationError()
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw HTTPTransportError.nonHTTPResponse
+        }
+        return (data, http)
+    }
+
+    static func validate(_ request: URLRequest) throws {
+        guard let url = request.url else {
+            throw HTTPTransportError.invalidRequest(reason: "the request has no URL")
+        }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw HTTPTransportError.invalidRequest(reason: "the URL's scheme is not http or https")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw HTTPTransportError.invalidRequest(reason: "the URL has no host")
+        }
+    }
+}

@@ -1,0 +1,23 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// A middleware whose concrete type is known only at run time.
+public struct _AnyMiddleware: HTTPMiddleware, _LayerNaming {
+    @usableFromInline let base: any HTTPMiddleware
+
+    init(_ base: any HTTPMiddleware) {
+        self.base = base
+    }
+
+    @inlinable
+    public func intercept(
+        _ request: URLRequest,
+        next: some HTTPTransport
+    ) async throws -> (Data, HTTPURLResponse) {
+        try await base.intercept(request, next: next)
+    }
+
+    var _layerNames: [String] { layerNames(of: base) }
+}

@@ -1,0 +1,28 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// One of two layers, chosen by an `if`/`else` when the pipeline was built.
+public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HTTPMiddleware, _LayerNaming {
+    case first(First)
+    case second(Second)
+
+    @inlinable
+    public func intercept(
+        _ request: URLRequest,
+        next: some HTTPTransport
+    ) async throws -> (Data, HTTPURLResponse) {
+        switch self {
+        case .first(let middleware): try await middleware.intercept(request, next: next)
+        case .second(let middleware): try await middleware.intercept(request, next: next)
+        }
+    }
+
+    var _layerNames: [String] {
+        switch self {
+        case .first(let middleware): layerNames(of: middleware)
+        case .second(let middleware): layerNames(of: middleware)
+        }
+    }
+}

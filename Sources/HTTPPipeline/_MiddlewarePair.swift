@@ -1,0 +1,25 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// Two layers, `outer` wrapping `inner`: what ``MiddlewareBuilder`` makes of two lines in a row.
+public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTTPMiddleware, _LayerNaming {
+    @usableFromInline let outer: Outer
+    @usableFromInline let inner: Inner
+
+    init(outer: Outer, inner: Inner) {
+        self.outer = outer
+        self.inner = inner
+    }
+
+    @inlinable
+    public func intercept(
+        _ request: URLRequest,
+        next: some HTTPTransport
+    ) async throws -> (Data, HTTPURLResponse) {
+        try await outer.intercept(request, next: _Link(middleware: inner, next: next))
+    }
+
+    var _layerNames: [String] { layerNames(of: outer) + layerNames(of: inner) }
+}

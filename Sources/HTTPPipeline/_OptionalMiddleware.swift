@@ -1,0 +1,25 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// A layer that may be absent (`if` without `else`, `if let`, or an optional value): when `nil`
+/// the request goes straight to `next`.
+public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _LayerNaming {
+    @usableFromInline let wrapped: Wrapped?
+
+    init(_ wrapped: Wrapped?) {
+        self.wrapped = wrapped
+    }
+
+    @inlinable
+    public func intercept(
+        _ request: URLRequest,
+        next: some HTTPTransport
+    ) async throws -> (Data, HTTPURLResponse) {
+        guard let wrapped else { return try await next.send(request) }
+        return try await wrapped.intercept(request, next: next)
+    }
+
+    var _layerNames: [String] { wrapped.map { layerNames(of: $0) } ?? [] }
+}
