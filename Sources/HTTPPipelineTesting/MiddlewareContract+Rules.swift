@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+
+extension MiddlewareContract {
+    static let body = Data("contract body".utf8)
+    static let headers = ["X-Contract": "kept"]
+
+    func checkPassThrough(_ middleware: some HTTPMiddleware, _ request: URLRequest) async -> String? {
+        let transport = ScriptedTransport(respond: { _ in .status(200, headers: Self.headers, body: Self.body) })
+        let pipeline = Pipeline(transport: transport) { middleware }
+        do {
+            let (data, response) = try await pipeline.send(request)
+            guard let sent = transport.requests.first else { return "the request never reached the transport" }
+            if sent.url != request.url { return "the URL changed" }
+            if sent.httpMethod != request.httpMethod { return "the method changed" }
+            if (sent.allHTTPHeaderFields ?? [:]) != (request.allHTTPHeaderFields ?? [:]) {
+                let before = (request.allHTTPHeaderFields ?? [:]).keys.sorted()
+                let after = (sent.allHTTPHeaderFields ?? [:]).keys.sorted()
+                return "the headers changed: \(before) became \(after)"
+            }
+            if sent.httpBody != request.httpBody { return "the body changed" }
+            if data != Self.body { return "the response body changed" }
+            if response.statusCode != 200 { return "the status changed to \(response.statusCode)" }
+            if response.value(forHTTPHeaderField: "X-Contract") != "kept" { return "a response header was lost" }
+            return nil
+        } catch {
+            return "the call threw \(type(of: error))"
+        }
+    }
+
+    func checkCallsNext(_ middleware: some HTTPMiddleware) async -> String? {
+        let succeeding = ScriptedTransport(respond: { _ in .status(200, body: Self.body) })
+        do {
+            _ = try await Pipeline(transport: succeeding) { middleware }.send(request)
+        } catch {
+            return "a successful exchange threw \(type(of: error))"
+        }
+        if succeeding.requests.count != 1 {
+            return "next was called \(succeeding.requests.count) times on a successful exchange"
+        }
+        for reply: ScriptedTransport.Reply in [.status(503), .failure(URLError(.timedOut))] {
+            let failing = ScriptedTransport(respond: { _ in reply })
+            _ = try? await Pipeline(transport: failing) { middleware }.send(request)
+            let calls = failing.requests.count
+            if calls < 1 || calls > maximumCallsToNext {
+                return "next was called \(calls) times when every attempt failed (allowed 1...\(maximumCallsToNext))"
+            }
+        }
+        return nil
+    }
+
+    func checkOrdering(_ middleware: some HTTPMiddleware) async -> String? {
+        let log = OrderLog()
+        let transport = ScriptedTransport(respond: { _ in .status(200, body: Self.body) })
+        let pipeline = Pipeline(transport: transport) {
+            OrderProbe("outer", log: log)
+            middleware
+            OrderProbe("inner", log: log)
+        }
+        do {
+            _ = try await pipeline.send(request)
+        } catch {
+            return "a successful exchange threw \(type(of: error))"
+        }
+        let expected = ["outer>", "inner>", "inner<", "outer<"]
+        let seen = log.events.map(\.description)
+        return seen == expected ? nil : "expected \(expected.joined(separator: " ")), saw \(log)"
+    }
+
+    func checkErrorPropagation(_ middleware: some HTTPMiddleware) async -> String? {
+        let marker = ContractMarkerError(id: UUID())
+        let transport = ScriptedTransport(respond: { _ in .failure(marker) })
+        do {
+            _ = try await Pipeline(transport: transport) { middleware }.send(request)
+            return "the call succeeded although the transport threw"
+        } catch let error as ContractMarkerError where error == marker {
+            return nil
+        } catch {
+            return "the transport's error came back as \(type(of: error))"
+        }
+    }
+
+    func checkCancellation(_ middleware: some HTTPMiddleware) async -> String? {
+        let entered = AsyncStream<Void>.makeStream()
+        let transport = ScriptedTransport(respond: { _ in
+            entered.continuation.yield()
+            return .status(200).delayed(by: .seconds(60))
+        })
+        let pipeline = Pipeline(transport: transport) { middleware }
+        let request = self.request
+        let clock = ContinuousClock()
+        let call = Task { try await pipeline.send(request) }
+        var iterator = entered.stream.makeAsyncIterator()
+        await iterator.next()
+        let start = clock.now
+        call.cancel()
+        let outcome = await call.result
+        let elapsed = start.duration(to: clock.now)
+        if elapsed > cancellationTimeLimit {
+            return "the cancelled call took \(elapsed) to end"
+        }
+        switch outcome {
+        case .success:
+            return "the cancelled call succeeded"
+        case .failure(let error) where error is CancellationError:
+            return nil
+        case .failure(let error as URLError) where error.code == .cancelled:
+            return nil
+        case .failure(let error):
+            return "the cancelled call threw \(type(of: error)), not a cancellation error"
+        }
+    }
+}
+
+/// The error the contract's transport throws, recognisable by its identity.
+struct ContractMarkerError: Error, Equatable {
+    let id: UUID
+}

@@ -1,0 +1,135 @@
+#if canImport(FoundationNetworking)
+import Foundation
+public import FoundationNetworking
+#else
+public import Foundation
+#endif
+public import HTTPPipeline
+
+/// The rules every middleware of this project keeps, as checks you can run on your own.
+///
+/// ```swift
+/// @Test func requestStampKeepsTheMiddlewareContract() async {
+///     let report = await MiddlewareContract().check(RequestStamp())
+///     #expect(report.violations.isEmpty, "\(report)")
+/// }
+/// ```
+///
+/// The rules (``Rule``): a request the middleware does not apply to passes through untouched;
+/// on a plain successful exchange `next` is called exactly once, and never more than
+/// ``maximumCallsToNext`` times even when everything fails; requests pass layers outermost first
+/// and responses come back innermost first; an error from below propagates unchanged unless
+/// ``changesErrors``; cancelling the caller ends the call promptly with a cancellation error.
+/// It imports no test framework, so it works under Swift Testing and XCTest alike.
+public struct MiddlewareContract: Sendable {
+    /// One rule of the contract.
+    public enum Rule: String, Sendable, CaseIterable {
+        /// A request the middleware does not apply to reaches the transport unchanged, and the
+        /// response comes back unchanged.
+        case passThrough
+        /// `next` is called exactly once on a successful exchange, and a bounded number of times
+        /// when every attempt fails.
+        case callsNext
+        /// Requests pass layers outermost first, responses innermost first.
+        case ordering
+        /// An error thrown below comes back to the caller unchanged.
+        case errorPropagation
+        /// Cancelling the calling task ends the call promptly with a cancellation error.
+        case cancellation
+    }
+
+    /// A broken rule and what was observed.
+    public struct Violation: Sendable, CustomStringConvertible {
+        /// The rule broken.
+        public let rule: Rule
+        /// What was observed instead.
+        public let detail: String
+
+        public var description: String { "\(rule.rawValue): \(detail)" }
+    }
+
+    /// What a check found.
+    public struct Report: Sendable, CustomStringConvertible {
+        /// The rules that were checked.
+        public let checked: [Rule]
+        /// The rules broken, with what was observed.
+        public let violations: [Violation]
+
+        public var description: String {
+            violations.isEmpty
+                ? "kept: " + checked.map(\.rawValue).joined(separator: ", ")
+                : violations.map(\.description).joined(separator: "; ")
+        }
+    }
+
+    /// A request the middleware does not apply to, or `nil` to skip ``Rule/passThrough``.
+    public var passThroughRequest: URLRequest?
+    /// The request used for the other rules.
+    public var request: URLRequest
+    /// The most times `next` may be called when every attempt fails: 1, unless the middleware's
+    /// job is to retry.
+    public var maximumCallsToNext: Int
+    /// Whether the middleware's job is to change errors from below (skips
+    /// ``Rule/errorPropagation``).
+    public var changesErrors: Bool
+    /// How long a cancelled call may take to end.
+    public var cancellationTimeLimit: Duration
+
+    /// Creates a contract with the defaults that fit most middleware.
+    ///
+    /// - Parameters:
+    ///   - request: The request used for the checks; a GET to `http://contract.invalid/resource`
+    ///     by default.
+    ///   - passThroughRequest: A request the middleware does not apply to, or `nil` to skip that
+    ///     rule; by default `request`.
+    ///   - maximumCallsToNext: The most times `next` may be called when every attempt fails.
+    ///   - changesErrors: Whether the middleware's job is to change errors from below.
+    ///   - cancellationTimeLimit: How long a cancelled call may take to end.
+    public init(
+        request: URLRequest? = nil,
+        passThroughRequest: URLRequest?? = .some(nil),
+        maximumCallsToNext: Int = 1,
+        changesErrors: Bool = false,
+        cancellationTimeLimit: Duration = .seconds(2)
+    ) {
+        let request = request ?? Self.defaultRequest
+        self.request = request
+        self.passThroughRequest = passThroughRequest ?? request
+        self.maximumCallsToNext = maximumCallsToNext
+        self.changesErrors = changesErrors
+        self.cancellationTimeLimit = cancellationTimeLimit
+    }
+
+    /// Runs every applicable rule against `middleware`, each through a fresh pipeline.
+    ///
+    /// - Parameter middleware: The middleware to check.
+    /// - Returns: The rules checked and the violations found.
+    public func check(_ middleware: some HTTPMiddleware) async -> Report {
+        var checked: [Rule] = []
+        var violations: [Violation] = []
+        func run(_ rule: Rule, _ body: () async -> String?) async {
+            checked.append(rule)
+            if let detail = await body() {
+                violations.append(Violation(rule: rule, detail: detail))
+            }
+        }
+        if let passThroughRequest {
+            await run(.passThrough) { await checkPassThrough(middleware, passThroughRequest) }
+        }
+        await run(.callsNext) { await checkCallsNext(middleware) }
+        await run(.ordering) { await checkOrdering(middleware) }
+        if !changesErrors {
+            await run(.errorPropagation) { await checkErrorPropagation(middleware) }
+        }
+        await run(.cancellation) { await checkCancellation(middleware) }
+        return Report(checked: checked, violations: violations)
+    }
+
+    static var defaultRequest: URLRequest {
+        var components = URLComponents()
+        components.scheme = "http"
+        components.host = "contract.invalid"
+        components.path = "/resource"
+        return URLRequest(url: components.url ?? URL(fileURLWithPath: "/"))
+    }
+}
