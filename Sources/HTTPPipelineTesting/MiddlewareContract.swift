@@ -62,35 +62,40 @@ public struct MiddlewareContract: Sendable {
         }
     }
 
-    /// A request the middleware does not apply to, or `nil` to skip ``Rule/passThrough``.
-    public var passThroughRequest: URLRequest?
+    /// A request the middleware does not apply to.
+    public var passThroughRequest: URLRequest
     /// The request used for the other rules.
     public var request: URLRequest
     /// The most times `next` may be called when every attempt fails: 1, unless the middleware's
     /// job is to retry.
     public var maximumCallsToNext: Int
-    /// Whether the middleware's job is to change errors from below (skips
-    /// ``Rule/errorPropagation``).
+    /// Whether the middleware's job is to change errors from below: skips
+    /// ``Rule/errorPropagation``, and lets any error end a cancelled call.
     public var changesErrors: Bool
     /// How long a cancelled call may take to end.
     public var cancellationTimeLimit: Duration
+    /// Rules not to check, for example ``Rule/passThrough`` for a middleware that applies to
+    /// every request.
+    public var skipping: Set<Rule>
 
     /// Creates a contract with the defaults that fit most middleware.
     ///
     /// - Parameters:
     ///   - request: The request used for the checks; a GET to `http://contract.invalid/resource`
     ///     by default.
-    ///   - passThroughRequest: A request the middleware does not apply to, or `nil` to skip that
-    ///     rule; by default `request`.
+    ///   - passThroughRequest: A request the middleware does not apply to; `request` by default.
     ///   - maximumCallsToNext: The most times `next` may be called when every attempt fails.
-    ///   - changesErrors: Whether the middleware's job is to change errors from below.
+    ///   - changesErrors: Whether the middleware's job is to change errors from below; then any
+    ///     error (not only a cancellation error) may end a cancelled call.
     ///   - cancellationTimeLimit: How long a cancelled call may take to end.
+    ///   - skipping: Rules not to check.
     public init(
         request: URLRequest? = nil,
-        passThroughRequest: URLRequest?? = .some(nil),
+        passThroughRequest: URLRequest? = nil,
         maximumCallsToNext: Int = 1,
         changesErrors: Bool = false,
-        cancellationTimeLimit: Duration = .seconds(2)
+        cancellationTimeLimit: Duration = .seconds(2),
+        skipping: Set<Rule> = []
     ) {
         let request = request ?? Self.defaultRequest
         self.request = request
@@ -98,6 +103,7 @@ public struct MiddlewareContract: Sendable {
         self.maximumCallsToNext = maximumCallsToNext
         self.changesErrors = changesErrors
         self.cancellationTimeLimit = cancellationTimeLimit
+        self.skipping = changesErrors ? skipping.union([.errorPropagation]) : skipping
     }
 
     /// Runs every applicable rule against `middleware`, each through a fresh pipeline.
@@ -108,19 +114,16 @@ public struct MiddlewareContract: Sendable {
         var checked: [Rule] = []
         var violations: [Violation] = []
         func run(_ rule: Rule, _ body: () async -> String?) async {
+            guard !skipping.contains(rule) else { return }
             checked.append(rule)
             if let detail = await body() {
                 violations.append(Violation(rule: rule, detail: detail))
             }
         }
-        if let passThroughRequest {
-            await run(.passThrough) { await checkPassThrough(middleware, passThroughRequest) }
-        }
+        await run(.passThrough) { await checkPassThrough(middleware, passThroughRequest) }
         await run(.callsNext) { await checkCallsNext(middleware) }
         await run(.ordering) { await checkOrdering(middleware) }
-        if !changesErrors {
-            await run(.errorPropagation) { await checkErrorPropagation(middleware) }
-        }
+        await run(.errorPropagation) { await checkErrorPropagation(middleware) }
         await run(.cancellation) { await checkCancellation(middleware) }
         return Report(checked: checked, violations: violations)
     }

@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineTesting
+import Testing
+
+/// The contract must catch each kind of broken middleware, or it proves nothing.
+@Suite struct MiddlewareContractTests {
+    struct Honest: HTTPMiddleware {
+        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
+            try await next.send(request)
+        }
+    }
+
+    struct AddsHeader: HTTPMiddleware {
+        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
+            var request = request
+            request.setValue("1", forHTTPHeaderField: "X-Added")
+            return try await next.send(request)
+        }
+    }
+
+    struct CallsNextTwice: HTTPMiddleware {
+        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
+            _ = try? await next.send(request)
+            return try await next.send(request)
+        }
+    }
+
+    struct SwallowsErrors: HTTPMiddleware {
+        struct Replaced: Error {}
+        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
+            do { return try await next.send(request) } catch { throw Replaced() }
+        }
+    }
+
+    struct IgnoresCancellation: HTTPMiddleware {
+        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
+            do {
+                return try await next.send(request)
+            } catch {
+                // Hides the cancellation behind a made-up success, which a caller cannot tell apart.
+                let response = HTTPURLResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil, headerFields: nil)
+                guard let response else { throw error }
+                return (Data(), response)
+            }
+        }
+    }
+
+    struct RespondsInsteadOfCallingNext: HTTPMiddleware {
+        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
+            let response = HTTPURLResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil, headerFields: nil)
+            guard let response else { throw HTTPTransportError.nonHTTPResponse }
+            return (Data(), response)
+        }
+    }
+
+    @Test func honestPassThroughMiddlewareKeepsEveryRule() async {
+        let report = await MiddlewareContract().check(Honest())
+        #expect(report.violations.isEmpty, "\(report)")
+        #expect(report.checked == MiddlewareContract.Rule.allCases)
+    }
+
+    @Test func orderProbeKeepsEveryRule() async {
+        let report = await MiddlewareContract().check(OrderProbe("probe", log: OrderLog()))
+        #expect(report.violations.isEmpty, "\(report)")
+    }
+
+    @Test func changingARequestItShouldNotTouchBreaksPassThrough() async {
+        let report = await MiddlewareContract().check(AddsHeader())
+        #expect(report.violations.map(\.rule) == [.passThrough])
+    }
+
+    @Test func middlewareThatAlwaysAppliesSkipsPassThroughWhenToldSo() async {
+        let report = await MiddlewareContract(skipping: [.passThrough]).check(AddsHeader())
+        #expect(report.violations.isEmpty, "\(report)")
+        #expect(!report.checked.contains(.passThrough))
+    }
+
+    @Test func callingNextTwiceBreaksTheCallsNextRuleUnlessRetryingIsItsJob() async {
+        let strict = await MiddlewareContract().check(CallsNextTwice())
+        #expect(strict.violations.contains { $0.rule == .callsNext })
+        let lenient = await MiddlewareContract(maximumCallsToNext: 2).check(CallsNextTwice())
+        // Still wrong: it calls next twice even when the first attempt succeeded.
+        #expect(lenient.violations.contains { $0.rule == .callsNext })
+    }
+
+    @Test func replacingErrorsBreaksErrorPropagationUnlessThatIsItsJob() async {
+        let strict = await MiddlewareContract().check(SwallowsErrors())
+        #expect(strict.violations.map(\.rule) == [.errorPropagation, .cancellation])
+        let lenient = await MiddlewareContract(changesErrors: true).check(SwallowsErrors())
+        #expect(lenient.violations.isEmpty, "\(lenient)")
+    }
+
+    @Test func hidingCancellationBreaksTheCancellationRule() async {
+        let report = await MiddlewareContract().check(IgnoresCancellation())
+        #expect(report.violations.contains { $0.rule == .cancellation })
+    }
+
+    @Test func answeringWithoutNextBreaksCallsNextAndOrdering() async {
+        let report = await MiddlewareContract().check(RespondsInsteadOfCallingNext())
+        let rules = Set(report.violations.map(\.rule))
+        #expect(rules.isSuperset(of: [.passThrough, .callsNext, .ordering]))
+    }
+}
