@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let response = try await HTTPAttempt.$current.withValue(attempt) {
-///     try await next.send(request)
+///     try await next(request)
 /// }
 /// ```
 ///

@@ -11,15 +11,19 @@ public import FoundationNetworking
 /// many times (retry), and change the response or the error. It never holds a transport of its
 /// own: the ``Pipeline`` wires `next`.
 ///
+/// `next` is a non-escaping closure: call it as often as you need while `intercept` runs, but do
+/// not store it or hand it to another task. That is what lets a pipeline built with
+/// ``MiddlewareBuilder`` compile into one inlined function with nothing allocated per layer.
+///
 /// ```swift
 /// struct RequestStamp: HTTPMiddleware {
 ///     func intercept(
 ///         _ request: URLRequest,
-///         next: some HTTPTransport
+///         next: HTTPNext
 ///     ) async throws -> (Data, HTTPURLResponse) {
 ///         var request = request
 ///         request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
-///         return try await next.send(request)
+///         return try await next(request)
 ///     }
 /// }
 /// ```
@@ -28,8 +32,6 @@ public import FoundationNetworking
 /// The middleware listed first in a pipeline is the outermost: it sees the request first and the
 /// response last. Each middleware's documentation says where it belongs and why.
 ///
-/// `next` is generic, so a pipeline built with ``MiddlewareBuilder`` nests concrete types the
-/// compiler can specialise and inline; the array form passes through existentials instead.
 /// Conforming types must be `Sendable`: one middleware value serves many concurrent requests, so
 /// shared mutable state belongs in an actor or behind a `Mutex`.
 public protocol HTTPMiddleware: Sendable {
@@ -43,7 +45,7 @@ public protocol HTTPMiddleware: Sendable {
     ///   of its own.
     func intercept(
         _ request: URLRequest,
-        next: some HTTPTransport
+        next: HTTPNext
     ) async throws -> (Data, HTTPURLResponse)
 
     /// The name this layer shows in a pipeline's ``Pipeline/description``.
@@ -52,6 +54,12 @@ public protocol HTTPMiddleware: Sendable {
     /// once in different roles.
     var name: String { get }
 }
+
+/// The rest of a pipeline, as a middleware receives it: sends a request through every layer below
+/// and the transport, and returns the response.
+///
+/// Used as a parameter type it is non-escaping: call it, as often as needed, but do not keep it.
+public typealias HTTPNext = (URLRequest) async throws -> (Data, HTTPURLResponse)
 
 extension HTTPMiddleware {
     /// The type's name, for example `"RequestStamp"`.

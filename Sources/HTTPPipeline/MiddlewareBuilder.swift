@@ -15,7 +15,8 @@
 ///
 /// The builder nests concrete generic types, so the compiler sees the whole chain and can inline
 /// it: an added layer costs little more than the layer's own work, and nothing is allocated per
-/// request. For a stack known only at run time, use ``Pipeline/init(transport:middleware:)``.
+/// request. For a stack known only at run time, use ``Pipeline/init(transport:middleware:)``, or
+/// put a ``MiddlewareStack`` among the lines of a block.
 @resultBuilder
 public enum MiddlewareBuilder {
     /// Passes a middleware through unchanged.
@@ -26,11 +27,6 @@ public enum MiddlewareBuilder {
     /// Accepts an optional middleware: `nil` contributes no layer.
     public static func buildExpression<M: HTTPMiddleware>(_ middleware: M?) -> _OptionalMiddleware<M> {
         _OptionalMiddleware(middleware)
-    }
-
-    /// Accepts a middleware whose type is known only at run time.
-    public static func buildExpression(_ middleware: any HTTPMiddleware) -> _AnyMiddleware {
-        _AnyMiddleware(middleware)
     }
 
     /// An empty block: no layer at all.

@@ -31,15 +31,29 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
     public let middleware: Middleware
     /// The transport at the bottom of the pipeline.
     public let transport: Transport
+    /// The whole chain, composed once. The closure is created where `Pipeline` is initialised,
+    /// with the concrete layer types in view, so its body is the specialised, inlined chain even
+    /// when the pipeline is later used only as `any HTTPTransport` (where a call would otherwise
+    /// run the unspecialised generic code, dispatching through witness tables at every hop).
+    @usableFromInline let composed: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
 
     /// Builds a pipeline from a block of middleware, the first line outermost.
     ///
     /// - Parameters:
     ///   - transport: The transport the innermost layer hands requests to.
     ///   - middleware: The layers, one per line, outermost first.
+    @inlinable
     public init(transport: Transport, @MiddlewareBuilder _ middleware: () -> Middleware) {
+        self.init(composing: middleware(), over: transport)
+    }
+
+    @inlinable
+    init(composing middleware: Middleware, over transport: Transport) {
+        self.middleware = middleware
         self.transport = transport
-        self.middleware = middleware()
+        self.composed = { request in
+            try await middleware.intercept(request) { request in try await transport.send(request) }
+        }
     }
 
     /// Sends a request through every layer, outermost first, then the transport.
@@ -49,19 +63,31 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
     /// - Throws: Whatever a layer or the transport threw and no outer layer handled.
     @inlinable
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await middleware.intercept(request, next: transport)
+        try await composed(request)
     }
 }
 
-extension Pipeline where Middleware == _MiddlewareArray<_AnyMiddleware> {
+extension Pipeline where Middleware == MiddlewareStack {
     /// Builds a pipeline from an array of middleware assembled at run time, the first element
     /// outermost.
+    ///
+    /// The array is folded once, here, into a chain of closures bound to `transport`: a request
+    /// then costs one call through an existential per layer and allocates nothing.
     ///
     /// - Parameters:
     ///   - transport: The transport the innermost layer hands requests to.
     ///   - middleware: The layers, outermost first. An empty array sends straight to `transport`.
+    @inlinable
     public init(transport: Transport, middleware: [any HTTPMiddleware]) {
+        self.middleware = MiddlewareStack(middleware)
         self.transport = transport
-        self.middleware = _MiddlewareArray(middleware.map(_AnyMiddleware.init))
+        var chain: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse) = { request in
+            try await transport.send(request)
+        }
+        for layer in middleware.reversed() {
+            let next = chain
+            chain = { request in try await layer.intercept(request, next: next) }
+        }
+        self.composed = chain
     }
 }

@@ -7,6 +7,7 @@ public import FoundationNetworking
 public struct _AnyMiddleware: HTTPMiddleware, _LayerNaming {
     @usableFromInline let base: any HTTPMiddleware
 
+    @usableFromInline
     init(_ base: any HTTPMiddleware) {
         self.base = base
     }
@@ -14,7 +15,7 @@ public struct _AnyMiddleware: HTTPMiddleware, _LayerNaming {
     @inlinable
     public func intercept(
         _ request: URLRequest,
-        next: some HTTPTransport
+        next: HTTPNext
     ) async throws -> (Data, HTTPURLResponse) {
         try await base.intercept(request, next: next)
     }

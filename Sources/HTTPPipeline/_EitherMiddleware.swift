@@ -11,7 +11,7 @@ public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HT
     @inlinable
     public func intercept(
         _ request: URLRequest,
-        next: some HTTPTransport
+        next: HTTPNext
     ) async throws -> (Data, HTTPURLResponse) {
         switch self {
         case .first(let middleware): try await middleware.intercept(request, next: next)

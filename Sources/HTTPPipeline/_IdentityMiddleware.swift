@@ -5,14 +5,15 @@ public import FoundationNetworking
 
 /// No layer at all: what an empty builder block produces. Passes every request to `next`.
 public struct _IdentityMiddleware: HTTPMiddleware, _LayerNaming {
+    @usableFromInline
     init() {}
 
     @inlinable
     public func intercept(
         _ request: URLRequest,
-        next: some HTTPTransport
+        next: HTTPNext
     ) async throws -> (Data, HTTPURLResponse) {
-        try await next.send(request)
+        try await next(request)
     }
 
     var _layerNames: [String] { [] }

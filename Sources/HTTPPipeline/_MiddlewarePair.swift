@@ -8,6 +8,7 @@ public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTT
     @usableFromInline let outer: Outer
     @usableFromInline let inner: Inner
 
+    @usableFromInline
     init(outer: Outer, inner: Inner) {
         self.outer = outer
         self.inner = inner
@@ -16,9 +17,11 @@ public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTT
     @inlinable
     public func intercept(
         _ request: URLRequest,
-        next: some HTTPTransport
+        next: HTTPNext
     ) async throws -> (Data, HTTPURLResponse) {
-        try await outer.intercept(request, next: _Link(middleware: inner, next: next))
+        try await outer.intercept(request) { request in
+            try await inner.intercept(request, next: next)
+        }
     }
 
     var _layerNames: [String] { layerNames(of: outer) + layerNames(of: inner) }

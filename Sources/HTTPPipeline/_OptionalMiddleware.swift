@@ -8,6 +8,7 @@ public import FoundationNetworking
 public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _LayerNaming {
     @usableFromInline let wrapped: Wrapped?
 
+    @usableFromInline
     init(_ wrapped: Wrapped?) {
         self.wrapped = wrapped
     }
@@ -15,9 +16,9 @@ public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _Lay
     @inlinable
     public func intercept(
         _ request: URLRequest,
-        next: some HTTPTransport
+        next: HTTPNext
     ) async throws -> (Data, HTTPURLResponse) {
-        guard let wrapped else { return try await next.send(request) }
+        guard let wrapped else { return try await next(request) }
         return try await wrapped.intercept(request, next: next)
     }
 

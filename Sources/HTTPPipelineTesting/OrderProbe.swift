@@ -37,11 +37,11 @@ public struct OrderProbe: HTTPMiddleware {
     /// - Throws: What `next` threw, unchanged.
     public func intercept(
         _ request: URLRequest,
-        next: some HTTPTransport
+        next: HTTPNext
     ) async throws -> (Data, HTTPURLResponse) {
         log.record(layer: name, phase: .request, request: request)
         do {
-            let (data, response) = try await next.send(request)
+            let (data, response) = try await next(request)
             log.record(layer: name, phase: .response, request: request, status: response.statusCode)
             return (data, response)
         } catch {

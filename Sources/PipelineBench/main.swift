@@ -1,1 +1,78 @@
-print("bench")
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+
+// pipeline-bench: the per-request cost of the middleware chain.
+//
+//   swift run -c release pipeline-bench                 a table
+//   swift run -c release pipeline-bench --json          one JSON object, a key per measurement
+//   pipeline-bench --only builder --layers 10 --iterations 100000
+//                                                       one chain, for valgrind/callgrind
+//
+// `main` is synchronous and waits for the async work: valgrind 3.19 crashes on an async main.
+
+struct Options {
+    var json = false
+    var only: Family?
+    var layers: Int?
+    var iterations = 200_000
+    var rounds = 5
+
+    init(_ arguments: [String]) {
+        var rest = arguments.makeIterator()
+        while let argument = rest.next() {
+            switch argument {
+            case "--json": json = true
+            case "--only": only = rest.next().flatMap(Family.init(rawValue:))
+            case "--layers": layers = rest.next().flatMap { Int($0) }
+            case "--iterations": iterations = rest.next().flatMap { Int($0) } ?? iterations
+            case "--rounds": rounds = rest.next().flatMap { Int($0) } ?? rounds
+            default:
+                FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
+                exit(2)
+            }
+        }
+    }
+}
+
+func makeTransport() -> InMemoryTransport {
+    let url = URL(fileURLWithPath: "/")
+    guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:]) else {
+        fatalError("Foundation could not build a constant response")
+    }
+    return InMemoryTransport(body: Data("ok".utf8), response: response)
+}
+
+func chain(_ family: Family, _ layers: Int, _ transport: InMemoryTransport) -> any HTTPTransport {
+    switch family {
+    case .builder: builderChain(layers, over: transport)
+    case .array: Pipeline(transport: transport, middleware: Array(repeating: NoOp(), count: layers))
+    case .closures: ClosureFoldingClient(middlewares: Array(repeating: ClosureNoOp(), count: layers), transport: transport)
+    }
+}
+
+func run(_ options: Options) async {
+    let transport = makeTransport()
+    let request = URLRequest(url: URL(fileURLWithPath: "/bench"))
+    let families = options.only.map { [$0] } ?? Family.allCases
+    let counts = options.layers.map { [$0] } ?? layerCounts
+    var chains: [(key: String, transport: any HTTPTransport)] = []
+    for family in families {
+        for layers in counts {
+            chains.append(("\(family.rawValue)_\(layers)", chain(family, layers, transport)))
+        }
+    }
+    let medians = await runChains(chains, request: request, iterations: options.iterations, rounds: options.rounds)
+    Report(medians: medians, families: families, counts: counts).print(json: options.json)
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+let done = DispatchSemaphore(value: 0)
+Task.detached {
+    await run(options)
+    done.signal()
+}
+done.wait()

@@ -9,37 +9,37 @@ import Testing
 /// The contract must catch each kind of broken middleware, or it proves nothing.
 @Suite struct MiddlewareContractTests {
     struct Honest: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
-            try await next.send(request)
+        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+            try await next(request)
         }
     }
 
     struct AddsHeader: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
             var request = request
             request.setValue("1", forHTTPHeaderField: "X-Added")
-            return try await next.send(request)
+            return try await next(request)
         }
     }
 
     struct CallsNextTwice: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
-            _ = try? await next.send(request)
-            return try await next.send(request)
+        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+            _ = try? await next(request)
+            return try await next(request)
         }
     }
 
     struct SwallowsErrors: HTTPMiddleware {
         struct Replaced: Error {}
-        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
-            do { return try await next.send(request) } catch { throw Replaced() }
+        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+            do { return try await next(request) } catch { throw Replaced() }
         }
     }
 
     struct IgnoresCancellation: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
             do {
-                return try await next.send(request)
+                return try await next(request)
             } catch {
                 // Hides the cancellation behind a made-up success, which a caller cannot tell apart.
                 let response = HTTPURLResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil, headerFields: nil)
@@ -50,7 +50,7 @@ import Testing
     }
 
     struct RespondsInsteadOfCallingNext: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
             let response = HTTPURLResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil, headerFields: nil)
             guard let response else { throw HTTPTransportError.nonHTTPResponse }
             return (Data(), response)

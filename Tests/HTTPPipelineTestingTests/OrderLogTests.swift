@@ -28,9 +28,9 @@ import Testing
 
     @Test func probeRecordsTheAttemptNumberARetryingLayerSets() async throws {
         struct TwoAttempts: HTTPMiddleware {
-            func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
-                _ = try await HTTPAttempt.$current.withValue(1) { try await next.send(request) }
-                return try await HTTPAttempt.$current.withValue(2) { try await next.send(request) }
+            func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+                _ = try await HTTPAttempt.$current.withValue(1) { try await next(request) }
+                return try await HTTPAttempt.$current.withValue(2) { try await next(request) }
             }
         }
         let log = OrderLog()

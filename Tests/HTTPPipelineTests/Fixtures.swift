@@ -11,18 +11,18 @@ struct Trail: HTTPMiddleware {
     let tag: String
     var name: String { "Trail(\(tag))" }
 
-    func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
+    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
         var request = request
         let trail = request.value(forHTTPHeaderField: "X-Trail").map { $0 + "," + tag } ?? tag
         request.setValue(trail, forHTTPHeaderField: "X-Trail")
-        let (data, response) = try await next.send(request)
+        let (data, response) = try await next(request)
         return (data + Data("<\(tag)".utf8), response)
     }
 }
 
 /// Answers without calling `next`.
 struct ShortCircuit: HTTPMiddleware {
-    func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
+    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
         let response = HTTPURLResponse(url: request.url ?? testURL, statusCode: 204, httpVersion: nil, headerFields: nil)
         guard let response else { throw HTTPTransportError.nonHTTPResponse }
         return (Data(), response)
@@ -31,9 +31,9 @@ struct ShortCircuit: HTTPMiddleware {
 
 /// Calls `next` twice and returns the second response.
 struct CallsTwice: HTTPMiddleware {
-    func intercept(_ request: URLRequest, next: some HTTPTransport) async throws -> (Data, HTTPURLResponse) {
-        _ = try await next.send(request)
-        return try await next.send(request)
+    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        _ = try await next(request)
+        return try await next(request)
     }
 }
 

@@ -96,15 +96,28 @@ import Testing
         #expect(data.text == "body<Z<3<2<1<A")
     }
 
-    @Test func existentialMiddlewareMixesWithConcreteOnes() async throws {
+    @Test func runTimeStackMixesWithConcreteLayersInABlock() async throws {
         let dynamic: [any HTTPMiddleware] = [Trail(tag: "dyn1"), Trail(tag: "dyn2")]
         let pipeline = Pipeline(transport: transport) {
             Trail(tag: "A")
-            for layer in dynamic { layer }
-            dynamic[0]
+            MiddlewareStack(dynamic)
+            Trail(tag: "Z")
         }
         let (data, _) = try await pipeline.send(request())
-        #expect(data.text == "body<dyn1<dyn2<dyn1<A")
+        #expect(transport.requests.first?.value(forHTTPHeaderField: "X-Trail") == "A,dyn1,dyn2,Z")
+        #expect(data.text == "body<Z<dyn2<dyn1<A")
+        #expect(pipeline.layerNames == ["Trail(A)", "Trail(dyn1)", "Trail(dyn2)", "Trail(Z)"])
+    }
+
+    @Test func builderNestsConcreteTypesWithoutBoxingThemIntoExistentials() {
+        let optional: Trail? = nil
+        let pipeline = Pipeline(transport: transport) {
+            Trail(tag: "A")
+            ShortCircuit()
+            optional
+        }
+        let type = String(describing: type(of: pipeline.middleware))
+        #expect(type == "_MiddlewarePair<_MiddlewarePair<Trail, ShortCircuit>, _OptionalMiddleware<Trail>>")
     }
 
     @Test func probesRecordRequestsOutsideInAndResponsesInsideOut() async throws {

@@ -1,0 +1,50 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// Middleware assembled at run time, as one layer: the first element outermost.
+///
+/// Use it for stacks whose content is decided by configuration, or to mix such a stack into a
+/// ``MiddlewareBuilder`` block among statically known layers:
+///
+/// ```swift
+/// let pipeline = Pipeline(transport: transport) {
+///     RequestStamp()
+///     MiddlewareStack(pluginsFromConfiguration)   // [any HTTPMiddleware]
+///     TimingLog()
+/// }
+/// ```
+///
+/// Each layer is called through an existential, so a layer here costs a little more than the
+/// same layer written directly in a block; nothing is allocated per request.
+///
+/// ## Ordering
+/// The stack's layers sit, in array order, exactly where the stack is placed.
+public struct MiddlewareStack: HTTPMiddleware, _LayerNaming {
+    @usableFromInline let layers: _MiddlewareArray<_AnyMiddleware>
+
+    /// Creates a stack from layers listed outermost first.
+    ///
+    /// - Parameter layers: The layers; an empty array passes every request straight to `next`.
+    public init(_ layers: [any HTTPMiddleware]) {
+        self.layers = _MiddlewareArray(layers.map(_AnyMiddleware.init))
+    }
+
+    /// Sends the request through the stack's layers in order, then `next`.
+    ///
+    /// - Parameters:
+    ///   - request: The request from the layer above.
+    ///   - next: The rest of the pipeline below the stack.
+    /// - Returns: The response as the stack's outermost layer hands it back.
+    /// - Throws: Whatever a layer or `next` threw and no layer of the stack handled.
+    @inlinable
+    public func intercept(
+        _ request: URLRequest,
+        next: HTTPNext
+    ) async throws -> (Data, HTTPURLResponse) {
+        try await layers.intercept(request, next: next)
+    }
+
+    var _layerNames: [String] { layers._layerNames }
+}

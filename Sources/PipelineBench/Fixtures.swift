@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+
+/// Answers every request from memory with one prepared response: the transport costs next to
+/// nothing, so what is measured is the chain.
+struct InMemoryTransport: HTTPTransport {
+    let body: Data
+    let response: HTTPURLResponse
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        (body, response)
+    }
+}
+
+/// A middleware that does nothing but call `next`: the cost of one hop and nothing else.
+struct NoOp: HTTPMiddleware {
+    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        try await next(request)
+    }
+}
+
+/// The baseline's middleware shape: `next` is a closure, as in runtimes that fold the middleware
+/// list into nested closures.
+protocol ClosureMiddleware: Sendable {
+    func intercept(
+        _ request: URLRequest,
+        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    ) async throws -> (Data, HTTPURLResponse)
+}
+
+struct ClosureNoOp: ClosureMiddleware {
+    func intercept(
+        _ request: URLRequest,
+        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    ) async throws -> (Data, HTTPURLResponse) {
+        try await next(request)
+    }
+}
+
+/// The baseline: each request wraps the middleware list into fresh nested closures, innermost
+/// first, then calls the outermost (the way swift-openapi-runtime's client builds its chain).
+struct ClosureFoldingClient: HTTPTransport {
+    let middlewares: [any ClosureMiddleware]
+    let transport: InMemoryTransport
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let transport = self.transport
+        var next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse) = {
+            try await transport.send($0)
+        }
+        for middleware in middlewares.reversed() {
+            let inner = next
+            next = { try await middleware.intercept($0, next: inner) }
+        }
+        return try await next(request)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Turns median ns/request per chain into the table or the JSON object.
+struct Report {
+    let medians: [String: Double]
+    let families: [Family]
+    let counts: [Int]
+
+    func ns(_ family: Family, _ layers: Int) -> Double? {
+        medians["\(family.rawValue)_\(layers)"]
+    }
+
+    /// Cost of one added hop: the slope from the 0-layer chain to the longest one.
+    func perHop(_ family: Family) -> Double? {
+        guard let most = counts.max(), most > 0, let zero = ns(family, 0), let top = ns(family, most) else {
+            return nil
+        }
+        return (top - zero) / Double(most)
+    }
+
+    func ratio(_ family: Family, _ layers: Int) -> Double? {
+        guard let ours = ns(family, layers), let baseline = ns(.closures, layers), baseline > 0 else { return nil }
+        return ours / baseline
+    }
+
+    var entries: [(String, Double)] {
+        var entries: [(String, Double)] = []
+        for family in families {
+            for layers in counts {
+                if let value = ns(family, layers) { entries.append(("\(family.rawValue)_\(layers)_ns", value)) }
+                if family != .closures, let value = ratio(family, layers) {
+                    entries.append(("\(family.rawValue)_\(layers)_ratio_to_closures", value))
+                }
+            }
+            if let hop = perHop(family) { entries.append(("\(family.rawValue)_ns_per_hop", hop)) }
+        }
+        return entries
+    }
+
+    func print(json: Bool) {
+        if json {
+            let body = entries.map { "  \"\($0.0)\": \(String(format: "%.2f", $0.1))" }.joined(separator: ",\n")
+            Swift.print("{\n\(body)\n}")
+            return
+        }
+        Swift.print("chain      " + counts.map { pad("\($0) layers", 12) }.joined() + pad("ns/hop", 10))
+        for family in families {
+            let cells = counts.map { pad(ns(family, $0).map { String(format: "%.1f ns", $0) } ?? "-", 12) }
+            let hop = perHop(family).map { String(format: "%.2f", $0) } ?? "-"
+            Swift.print(pad(family.rawValue, 11) + cells.joined() + pad(hop, 10))
+        }
+        for family in families where family != .closures {
+            let cells = counts.map { pad(ratio(family, $0).map { String(format: "%.3fx", $0) } ?? "-", 12) }
+            Swift.print(pad("\(family.rawValue)/cl", 11) + cells.joined())
+        }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}
