@@ -1,0 +1,163 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineTesting
+import Testing
+
+/// `URLSessionTransport` against a real HTTP/1.1 server on loopback.
+@Suite struct URLSessionTransportTests {
+    let server = LoopbackServer()
+    let transport = URLSessionTransport()
+
+    init() throws {
+        try server.start()
+    }
+
+    func url(_ path: String) -> URL {
+        server.baseURL.appendingPathComponent(path)
+    }
+
+    @Test func statusHeadersAndBodyBytesArriveExactly() async throws {
+        let bytes = Data((0...255).map { UInt8($0) } + (0...255).reversed().map { UInt8($0) })
+        server.route("GET", "/bytes", .init(status: 203, headers: [("X-Answer", "42"), ("Content-Type", "application/octet-stream")], body: bytes))
+        defer { server.stop() }
+        let (data, response) = try await transport.send(URLRequest(url: url("bytes")))
+        #expect(response.statusCode == 203)
+        #expect(response.value(forHTTPHeaderField: "x-answer") == "42")
+        #expect(data == bytes)
+    }
+
+    @Test func errorStatusesAreReturnedNotThrown() async throws {
+        server.route("GET", "/broken", .init(status: 500, body: Data("oops".utf8)))
+        defer { server.stop() }
+        let (data, response) = try await transport.send(URLRequest(url: url("broken")))
+        #expect(response.statusCode == 500)
+        #expect(String(decoding: data, as: UTF8.self) == "oops")
+    }
+
+    @Test func requestMethodHeadersAndBodyReachTheServer() async throws {
+        server.route("POST", "/items", .init(status: 201))
+        defer { server.stop() }
+        var request = URLRequest(url: url("items"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("yes", forHTTPHeaderField: "X-Custom")
+        request.httpBody = Data(#"{"name":"x"}"#.utf8)
+        let (_, response) = try await transport.send(request)
+        let received = try #require(server.requests.first)
+        #expect(response.statusCode == 201)
+        #expect(received.method == "POST")
+        #expect(received.path == "/items")
+        #expect(received.header("x-custom") == "yes")
+        #expect(received.body == Data(#"{"name":"x"}"#.utf8))
+    }
+
+    @Test func concurrentRequestsRunSideBySide() async throws {
+        server.route("GET", "/slow", .init(body: Data("done".utf8), delay: .milliseconds(300)))
+        defer { server.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 8
+        let transport = URLSessionTransport(session: URLSession(configuration: configuration))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<8 {
+                var request = URLRequest(url: url("slow"))
+                request.setValue("\(index)", forHTTPHeaderField: "X-Index")
+                group.addTask { try await transport.send(request).1.statusCode }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let elapsed = start.duration(to: clock.now)
+        #expect(statuses == Array(repeating: 200, count: 8))
+        #expect(Set(server.requests.compactMap { $0.header("X-Index") }).count == 8)
+        // Eight 300 ms requests one after another would take 2.4 s.
+        #expect(elapsed < .milliseconds(1800), "took \(elapsed)")
+    }
+
+    @Test func cancellingTheCallingTaskCancelsTheRequestPromptly() async throws {
+        server.route("GET", "/hang", .init(delay: .seconds(20)))
+        defer { server.stop() }
+        let request = URLRequest(url: url("hang"))
+        let transport = self.transport
+        let call = Task { try await transport.send(request) }
+        for _ in 0..<500 where server.requests.isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(server.requests.count == 1)
+        let clock = ContinuousClock()
+        let start = clock.now
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(start.duration(to: clock.now) < .seconds(2))
+    }
+
+    @Test func alreadyCancelledTaskSendsNothing() async throws {
+        defer { server.stop() }
+        let transport = self.transport
+        let request = URLRequest(url: url("never"))
+        let call = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.send(request)
+        }
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func replyThatIsNotHTTPIsATypedError() async throws {
+        server.route("GET", "/garbage", .raw(Data("SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n".utf8)))
+        defer { server.stop() }
+        let error = await #expect(throws: (any Error).self) { try await transport.send(URLRequest(url: url("garbage"))) }
+        #expect(error is URLError || error is HTTPTransportError, "\(String(describing: error))")
+    }
+
+    @Test func serverClosingMidResponseIsATypedError() async throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nContent-Type: text/plain\r\n\r\n"
+        server.route("GET", "/truncated", .raw(Data((head + "only ten b").utf8)))
+        defer { server.stop() }
+        let error = await #expect(throws: URLError.self) { try await transport.send(URLRequest(url: url("truncated"))) }
+        #expect(error?.code != .cancelled)
+    }
+
+    @Test func refusedConnectionIsAURLError() async throws {
+        let port = server.port
+        server.stop()
+        let request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/gone") ?? url("gone"))
+        await #expect(throws: URLError.self) { try await transport.send(request) }
+    }
+
+    @Test(arguments: ["ftp://example.invalid/file", "http:///no-host", "mailto:someone@example.invalid", "relative/path"])
+    func requestThatCannotBeSentFailsBeforeAnythingIsSent(address: String) async throws {
+        defer { server.stop() }
+        let url = try #require(URL(string: address))
+        await #expect(throws: HTTPTransportError.self) { try await transport.send(URLRequest(url: url)) }
+    }
+
+    @Test func requestWithoutAURLFailsClearly() async throws {
+        defer { server.stop() }
+        var request = URLRequest(url: url("x"))
+        request.url = nil
+        await #expect(throws: HTTPTransportError.invalidRequest(reason: "the request has no URL")) {
+            try await transport.send(request)
+        }
+    }
+
+    @Test func pipelineOverURLSessionDeliversLayerChangesToTheServer() async throws {
+        server.route("GET", "/trail", .init(body: Data("body".utf8)))
+        defer { server.stop() }
+        let log = OrderLog()
+        let pipeline = Pipeline(transport: transport) {
+            OrderProbe("outer", log: log)
+            Trail(tag: "A")
+            Trail(tag: "B")
+            OrderProbe("inner", log: log)
+        }
+        let (data, response) = try await pipeline.send(URLRequest(url: url("trail")))
+        #expect(response.statusCode == 200)
+        #expect(data.text == "body<B<A")
+        #expect(server.requests.first?.header("X-Trail") == "A,B")
+        #expect(log.description == "outer> inner> inner< outer<")
+    }
+}
