@@ -33,7 +33,7 @@ public import FoundationNetworking
 /// response last. Each middleware's documentation says where it belongs and why.
 ///
 /// Conforming types must be `Sendable`: one middleware value serves many concurrent requests, so
-/// shared mutable state belongs in an actor or behind a `Mutex`.
+/// shared mutable state belongs in an actor or behind a lock.
 public protocol HTTPMiddleware: Sendable {
     /// Handles one request by (usually) passing it on to `next`.
     ///

@@ -1,4 +1,4 @@
-import Synchronization
+import HTTPPipeline
 
 /// A clock that stands still until a test moves it.
 ///
@@ -62,7 +62,7 @@ public final class ManualClock: Clock, Sendable {
         var sleepCount = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a clock at offset zero.
     public init() {}

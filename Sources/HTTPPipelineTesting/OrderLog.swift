@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPPipeline
-import Synchronization
 
 /// A shared record of what each ``OrderProbe`` saw, in the order it happened.
 ///
@@ -59,7 +58,7 @@ public final class OrderLog: Sendable, CustomStringConvertible {
         }
     }
 
-    private let storage = Mutex<[Event]>([])
+    private let storage = Locked<[Event]>([])
 
     /// Creates an empty log.
     public init() {}

@@ -3,7 +3,6 @@ public import Foundation
 public import FoundationNetworking
 #endif
 public import HTTPPipeline
-import Synchronization
 
 /// A transport that answers from a script and records every request it was sent.
 ///
@@ -35,7 +34,7 @@ public final class ScriptedTransport: HTTPTransport {
 
     private let script: Script
     private let clock: any Clock<Duration>
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a transport that hands out `replies` in order, one per request.
     ///

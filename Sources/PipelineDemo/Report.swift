@@ -1,8 +1,8 @@
 import Foundation
+import HTTPPipeline
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// Collects, in order, what each demo layer saw, and prints it.
 final class Report: Sendable {
@@ -12,8 +12,8 @@ final class Report: Sendable {
         case failure(any Error)
     }
 
-    private let lines = Mutex<[String]>([])
-    private let requestCounter = Mutex(0)
+    private let lines = Locked<[String]>([])
+    private let requestCounter = Locked(0)
 
     func nextRequestID() -> String {
         requestCounter.withLock { count in

@@ -5,7 +5,6 @@ import FoundationNetworking
 #endif
 import HTTPPipeline
 import HTTPPipelineTesting
-import Synchronization
 
 // pipeline-demo: two middleware written here, one loopback server, one pipeline in two orders.
 //
@@ -81,7 +80,7 @@ func runDemo() async throws {
 }
 
 let finished = DispatchSemaphore(value: 0)
-let exitCode = Mutex(Int32(0))
+let exitCode = Locked(Int32(0))
 Task.detached {
     do {
         try await runDemo()

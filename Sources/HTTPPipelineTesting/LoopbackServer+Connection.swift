@@ -1,0 +1,104 @@
+extension LoopbackServer.Core {
+    /// How long a connection lingers after its last answer, reading and discarding what the
+    /// client still sends, so that closing with unread bytes does not reset the connection before
+    /// the client has read the answer.
+    static let lingerTimeout = Duration.seconds(1)
+
+    /// The longest single wait within a route's delay, so a stop is noticed between slices even
+    /// if the wake pipe were missed.
+    static let delaySlice = Duration.milliseconds(50)
+
+    /// Serves requests on one connection until it closes, fails, idles out or the server stops.
+    ///
+    /// The caller closes `fd` afterwards.
+    func serveConnection(_ fd: Int32, wakeFD: Int32) {
+        var parser = LoopbackServer.RequestParser()
+        var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let parsed: LoopbackServer.RequestParser.Parsed
+            do {
+                guard let next = try parser.next() else {
+                    if parser.takeContinueRequest() {
+                        guard LoopbackServer.POSIX.sendAll(fd, LoopbackServer.Response.continueBytes) else { return }
+                    }
+                    guard readMore(fd, wakeFD: wakeFD, buffer: &readBuffer, into: &parser) else { return }
+                    continue
+                }
+                parsed = next
+            } catch {
+                guard LoopbackServer.POSIX.sendAll(fd, LoopbackServer.Response.badRequestBytes) else { return }
+                closeGracefully(fd, wakeFD: wakeFD)
+                return
+            }
+            guard answer(parsed, on: fd, wakeFD: wakeFD) else { return }
+        }
+    }
+
+    /// Records a request, waits out its route's delay and sends the answer.
+    ///
+    /// - Returns: Whether the connection stays open for another request.
+    private func answer(_ parsed: LoopbackServer.RequestParser.Parsed, on fd: Int32, wakeFD: Int32) -> Bool {
+        let handler = receive(parsed.request)
+        let response = handler?(parsed.request) ?? LoopbackServer.Response.notFound
+        guard wait(response.delay, wakeFD: wakeFD) else { return false }
+        if response.isRaw {
+            if LoopbackServer.POSIX.sendAll(fd, response.body) {
+                closeGracefully(fd, wakeFD: wakeFD)
+            }
+            return false
+        }
+        let keepAlive = parsed.keepAlive && !response.closesConnection
+        let bytes = response.serialized(omitBody: parsed.isHEAD, keepAlive: keepAlive)
+        guard LoopbackServer.POSIX.sendAll(fd, bytes) else { return false }
+        if !keepAlive {
+            closeGracefully(fd, wakeFD: wakeFD)
+        }
+        return keepAlive
+    }
+
+    /// Reads what the client sent next into the parser.
+    ///
+    /// - Returns: `false` when the client closed, failed or idled out, or the server is stopping.
+    private func readMore(
+        _ fd: Int32,
+        wakeFD: Int32,
+        buffer: inout [UInt8],
+        into parser: inout LoopbackServer.RequestParser
+    ) -> Bool {
+        guard LoopbackServer.POSIX.wait(for: fd, wake: wakeFD, timeout: Self.idleTimeout) == .readable,
+            case .bytes(let count) = LoopbackServer.POSIX.receive(fd, into: &buffer)
+        else {
+            return false
+        }
+        parser.append(buffer[..<count])
+        return true
+    }
+
+    /// Waits for `delay` in slices, ending early when the server stops.
+    ///
+    /// - Returns: `false` if the server is stopping.
+    private func wait(_ delay: Duration, wakeFD: Int32) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + delay
+        while clock.now < deadline {
+            let slice = min(deadline - clock.now, Self.delaySlice)
+            if LoopbackServer.POSIX.wait(for: -1, wake: wakeFD, timeout: slice) == .woken {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Ends the connection after its last answer: sends FIN, then reads and discards whatever
+    /// the client still sends until it closes too, the linger time passes or the server stops.
+    private func closeGracefully(_ fd: Int32, wakeFD: Int32) {
+        LoopbackServer.POSIX.shutdownWrite(fd)
+        var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.lingerTimeout
+        while clock.now < deadline,
+            LoopbackServer.POSIX.wait(for: fd, wake: wakeFD, timeout: deadline - clock.now) == .readable,
+            case .bytes = LoopbackServer.POSIX.receive(fd, into: &scratch)
+        {}
+    }
+}

@@ -1,0 +1,160 @@
+public import Foundation
+
+extension LoopbackServer {
+    /// What the server sends back for a request: an HTTP response, or raw bytes.
+    ///
+    /// The server adds `Content-Length` (unless ``headers`` already has one, or the status never
+    /// has a body: 1xx, 204, 304) and `Connection: keep-alive` or `Connection: close` (unless
+    /// ``headers`` already has a `Connection` field; a `close` there closes the connection after
+    /// the response). A `HEAD` request gets the same head without the body.
+    public struct Response: Sendable {
+        /// The status code, e.g. `200`, sent with its standard reason phrase.
+        public var status: Int
+        /// The header fields, sent in this order; a name may appear more than once (e.g. two
+        /// `Set-Cookie` fields).
+        public var headers: [(name: String, value: String)]
+        /// The body bytes; for a response made with ``raw(_:delay:)``, the bytes sent verbatim.
+        public var body: Data
+        /// How long to wait before answering. The wait ends early, without an answer, when the
+        /// server stops.
+        public var delay: Duration
+        /// Whether ``body`` is sent verbatim instead of an HTTP response.
+        var isRaw = false
+
+        /// Creates an HTTP response.
+        ///
+        /// - Parameters:
+        ///   - status: The status code; `200` by default.
+        ///   - headers: The header fields, in order; duplicates are sent as they are.
+        ///   - body: The body bytes; empty by default.
+        ///   - delay: How long to wait before answering; none by default.
+        public init(
+            status: Int = 200,
+            headers: [(name: String, value: String)] = [],
+            body: Data = Data(),
+            delay: Duration = .zero
+        ) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+        }
+
+        /// Bytes written verbatim instead of an HTTP response, then the connection is closed: for
+        /// non-HTTP replies and truncated responses (e.g. a head promising Content-Length 1000
+        /// followed by 10 bytes).
+        ///
+        /// ``status`` and ``headers`` of the result are ignored; ``body`` holds the bytes.
+        ///
+        /// - Parameters:
+        ///   - bytes: The exact bytes to write on the connection.
+        ///   - delay: How long to wait before writing them; none by default.
+        /// - Returns: A response that writes `bytes` and closes the connection.
+        public static func raw(_ bytes: Data, delay: Duration = .zero) -> Response {
+            var response = Response(body: bytes, delay: delay)
+            response.isRaw = true
+            return response
+        }
+    }
+}
+
+extension LoopbackServer.Response {
+    /// The answer to a request that cannot be parsed; the connection closes after it.
+    static let badRequestBytes = Array(
+        "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8
+    )
+
+    /// The interim answer to `Expect: 100-continue`.
+    static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    /// The answer for a method and path with no route.
+    static let notFound = Self(status: 404)
+
+    /// Whether ``headers`` ask for the connection to be closed after this response.
+    var closesConnection: Bool {
+        headers.contains { field in
+            field.name.lowercased() == "connection"
+                && field.value.split(separator: ",").contains {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased() == "close"
+                }
+        }
+    }
+
+    /// The bytes to send: status line, header fields, blank line and, unless omitted, the body.
+    ///
+    /// - Parameters:
+    ///   - omitBody: `true` for a `HEAD` request: the head describes the body but it is not sent.
+    ///   - keepAlive: Whether the connection stays open after this response.
+    func serialized(omitBody: Bool, keepAlive: Bool) -> [UInt8] {
+        let statusHasBody = !(100..<200).contains(status) && status != 204 && status != 304
+        var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(for: status))\r\n"
+        for field in headers {
+            head += "\(field.name): \(field.value)\r\n"
+        }
+        let names = Set(headers.map { $0.name.lowercased() })
+        if statusHasBody && !names.contains("content-length") && !names.contains("transfer-encoding") {
+            head += "Content-Length: \(body.count)\r\n"
+        }
+        if !names.contains("connection") {
+            head += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
+        }
+        head += "\r\n"
+        var bytes = Array(head.utf8)
+        if statusHasBody && !omitBody {
+            bytes.append(contentsOf: body)
+        }
+        return bytes
+    }
+
+    /// The standard reason phrase for a status code, or a generic one for its class.
+    static func reasonPhrase(for status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 101: "Switching Protocols"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 203: "Non-Authoritative Information"
+        case 204: "No Content"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 411: "Length Required"
+        case 412: "Precondition Failed"
+        case 413: "Content Too Large"
+        case 415: "Unsupported Media Type"
+        case 416: "Range Not Satisfiable"
+        case 417: "Expectation Failed"
+        case 422: "Unprocessable Content"
+        case 425: "Too Early"
+        case 428: "Precondition Required"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        case 100..<200: "Informational"
+        case 200..<300: "Success"
+        case 300..<400: "Redirection"
+        case 400..<500: "Client Error"
+        case 500..<600: "Server Error"
+        default: "Unknown"
+        }
+    }
+}

@@ -1,0 +1,149 @@
+public import Foundation
+import HTTPPipeline
+
+/// A small HTTP/1.1 server on 127.0.0.1 for end-to-end tests through a real URL loading system.
+///
+/// Register canned responses or closures per method and path, start the server, point your
+/// client at ``baseURL``, and inspect what arrived in ``requests``:
+///
+/// ```swift
+/// let server = LoopbackServer()
+/// server.route("GET", "/books", .init(headers: [("Content-Type", "application/json")],
+///                                     body: Data(#"[{"id":1}]"#.utf8)))
+/// try server.start()
+/// defer { server.stop() }
+///
+/// let transport = URLSessionTransport()
+/// let (data, response) = try await transport.send(URLRequest(url: server.baseURL.appending(path: "books")))
+/// #expect(server.requests.first?.path == "/books")
+/// ```
+///
+/// What it does:
+/// - Listens on 127.0.0.1 only, on an ephemeral port chosen by the system.
+/// - Routes by exact method and path; the query is ignored for matching. An unknown route gets
+///   `404 Not Found` with an empty body. Routes can be changed at any time; registering the same
+///   method and path again replaces the earlier response. A `HEAD` request with no route of its
+///   own is answered by the `GET` route of its path, without the body.
+/// - Serves each connection on its own thread, so one route's ``Response/delay`` never holds up
+///   another connection. Connections are kept alive unless the client asks otherwise.
+/// - Reads bodies framed by `Content-Length` or `Transfer-Encoding: chunked` (decoded), and
+///   answers `100 Continue` to `Expect: 100-continue`.
+/// - Answers anything malformed or too large with `400 Bad Request` and closes the connection:
+///   a request head is at most 16 KiB with at most 100 header fields, a body at most 8 MiB.
+/// - Closes a connection that sends nothing for 5 seconds.
+///
+/// ``stop()`` closes every socket and waits for every thread it started; it also runs when the
+/// server is deinitialised, but call it explicitly: a route closure that captures the server keeps
+/// it alive.
+///
+/// The type does not depend on any test framework, so it works with Swift Testing and XCTest.
+public final class LoopbackServer: Sendable {
+    /// Why the server could not start.
+    public enum Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
+        /// ``LoopbackServer/start()`` was called on a server that is already running.
+        case alreadyStarted
+        /// ``LoopbackServer/start()`` was called after ``LoopbackServer/stop()``; a stopped
+        /// server cannot be restarted. Create a new one.
+        case alreadyStopped
+        /// A system call setting up the listening socket failed; `call` names it and `errno` is
+        /// the error number it reported.
+        case systemCallFailed(call: String, errno: Int32)
+
+        /// A one-line explanation of the failure.
+        public var description: String {
+            switch self {
+            case .alreadyStarted: "the loopback server is already running"
+            case .alreadyStopped: "the loopback server was stopped and cannot be restarted"
+            case .systemCallFailed(let call, let errno): "\(call) failed with errno \(errno)"
+            }
+        }
+    }
+
+    /// The threads, sockets and state the server runs on. Its threads retain the core, never the
+    /// server, so a server that is no longer referenced still stops in `deinit`.
+    let core = Core()
+
+    /// Creates a stopped server with no routes.
+    public init() {}
+
+    deinit {
+        core.stop()
+    }
+
+    /// Binds 127.0.0.1 on an ephemeral port and starts accepting connections.
+    ///
+    /// When it returns, ``port`` and ``baseURL`` are valid and connections are accepted.
+    ///
+    /// - Throws: ``Error/alreadyStarted`` if the server is running, ``Error/alreadyStopped`` if
+    ///   it was stopped, or ``Error/systemCallFailed(call:errno:)`` if the socket could not be set
+    ///   up.
+    public func start() throws(Error) {
+        try core.start()
+    }
+
+    /// The port the server listens on, `0` before ``start()``; it keeps its value after ``stop()``.
+    public var port: Int {
+        core.state.withLock { $0.port }
+    }
+
+    /// The URL of the server's root, `http://127.0.0.1:<port>`.
+    public var baseURL: URL {
+        // A scheme, an IPv4 literal and a decimal port always make a valid URL.
+        URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// Answers every request for `method` and `path` with the same response.
+    ///
+    /// Registering the same method and path again replaces the earlier route.
+    ///
+    /// - Parameters:
+    ///   - method: The request method, matched exactly (methods are case-sensitive), e.g. `"GET"`.
+    ///   - path: The request path without the query, matched exactly, e.g. `"/books"`.
+    ///   - response: The response to send.
+    public func route(_ method: String, _ path: String, _ response: Response) {
+        route(method, path) { _ in response }
+    }
+
+    /// Answers every request for `method` and `path` with the response a closure computes.
+    ///
+    /// The closure runs on the connection's thread, after the request has been added to
+    /// ``requests``; ``stop()`` waits for a closure that is running, so keep it quick and never
+    /// call ``stop()`` from it. Registering the same method and path again replaces the earlier
+    /// route.
+    ///
+    /// - Parameters:
+    ///   - method: The request method, matched exactly (methods are case-sensitive), e.g. `"POST"`.
+    ///   - path: The request path without the query, matched exactly, e.g. `"/books"`.
+    ///   - respond: Computes the response from the request that arrived.
+    public func route(
+        _ method: String,
+        _ path: String,
+        respond: @escaping @Sendable (RecordedRequest) -> Response
+    ) {
+        core.state.withLock { $0.routes[RouteKey(method: method, path: path)] = respond }
+    }
+
+    /// Every complete request received, in arrival order, including those that hit no route.
+    ///
+    /// Requests rejected as malformed are not recorded.
+    public var requests: [RecordedRequest] {
+        core.state.withLock { $0.requests }
+    }
+
+    /// How many connections the server has accepted since it started.
+    ///
+    /// Use it to check connection reuse: two requests sent over one kept-alive connection leave
+    /// it at `1`.
+    public var connectionsAccepted: Int {
+        core.state.withLock { $0.connectionsAccepted }
+    }
+
+    /// Stops accepting, closes every connection and waits for every thread the server started.
+    ///
+    /// A request waiting out its ``Response/delay`` is abandoned without an answer. Calling it
+    /// again, or before ``start()``, does nothing; it returns once the server is fully stopped.
+    /// Do not call it from a route closure: it would wait for its own thread.
+    public func stop() {
+        core.stop()
+    }
+}
