@@ -36,6 +36,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PipelineDemoTests",
+            dependencies: ["PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HTTPPipelineTestingTests",
             dependencies: ["HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
