@@ -14,25 +14,98 @@ let package = Package(
     products: [
         .library(name: "HTTPPipeline", targets: ["HTTPPipeline"]),
         .library(name: "HTTPPipelineTesting", targets: ["HTTPPipelineTesting"]),
+        .library(name: "HTTPPipelineHeaders", targets: ["HTTPPipelineHeaders"]),
+        .library(name: "HTTPPipelineLogging", targets: ["HTTPPipelineLogging"]),
+        .library(name: "HTTPPipelineGzip", targets: ["HTTPPipelineGzip"]),
+        .library(name: "HTTPPipelineRetry", targets: ["HTTPPipelineRetry"]),
+        .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
         .executable(name: "pipeline-demo", targets: ["PipelineDemo"]),
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
     ],
     targets: [
         .target(name: "HTTPPipeline", swiftSettings: swiftSettings),
-        .target(name: "HTTPPipelineTesting", dependencies: ["HTTPPipeline"], swiftSettings: swiftSettings),
+        .target(
+            name: "HTTPPipelineTesting",
+            dependencies: ["HTTPPipeline", "HTTPPipelineLogging"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HTTPPipelineHeaders",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineHeaders",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HTTPPipelineLogging",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineLogging",
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(
+            name: "CHTTPPipelineZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(
+            name: "HTTPPipelineGzip",
+            dependencies: ["HTTPPipeline", "CHTTPPipelineZlib"],
+            path: "Plugins/HTTPPipelineGzip",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HTTPPipelineRetry",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineRetry",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HTTPPipelineAuth",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineAuth",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "PipelineDemo",
-            dependencies: ["HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: [
+                "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineRetry",
+                "HTTPPipelineAuth",
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "PipelineBench",
-            dependencies: ["HTTPPipeline"],
+            dependencies: ["HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "HTTPPipelineTests",
             dependencies: ["HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineHeadersTests",
+            dependencies: ["HTTPPipelineHeaders", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineLoggingTests",
+            dependencies: ["HTTPPipelineLogging", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineGzipTests",
+            dependencies: ["HTTPPipelineGzip", "HTTPPipeline", "HTTPPipelineTesting"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineRetryTests",
+            dependencies: ["HTTPPipelineRetry", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineAuthTests",
+            dependencies: ["HTTPPipelineAuth", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building and testing need on a fresh Debian machine with the Swift toolchain:
-# pkg-config and zlib headers (for the gzip plugin's system library target). Idempotent; does
-# nothing when everything is present.
+# pkg-config and zlib headers (for the gzip plugin's system library target), and gzip, pigz and
+# zopfli (for its interoperability tests). Idempotent; does nothing when everything is present.
 set -euo pipefail
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
+# Other gzip encoders, for the gzip plugin's interoperability tests on bytes made at test time.
+command -v gzip >/dev/null 2>&1 || missing+=(gzip)
+command -v pigz >/dev/null 2>&1 || missing+=(pigz)
+command -v zopfli >/dev/null 2>&1 || missing+=(zopfli)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
     $SUDO apt-get update -qq

@@ -41,10 +41,12 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
     ///
     /// - Parameters:
     ///   - transport: The transport the innermost layer hands requests to.
-    ///   - middleware: The layers, one per line, outermost first.
+    ///   - middleware: The layers, one per line, outermost first. It may throw, for middleware
+    ///     whose initialiser checks its configuration.
+    /// - Throws: What `middleware` throws.
     @inlinable
-    public init(transport: Transport, @MiddlewareBuilder _ middleware: () -> Middleware) {
-        self.init(composing: middleware(), over: transport)
+    public init(transport: Transport, @MiddlewareBuilder _ middleware: () throws -> Middleware) rethrows {
+        self.init(composing: try middleware(), over: transport)
     }
 
     @inlinable

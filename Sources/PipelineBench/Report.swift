@@ -5,6 +5,21 @@ struct Report {
     let medians: [String: Double]
     let families: [Family]
     let counts: [Int]
+    /// Median ns per exchange for `logging_none`, `logging_basic`, `logging_headers`.
+    var logging: [String: Double] = [:]
+
+    /// Logging's cost per exchange at each level, and its ratio to the same pipeline without it.
+    var loggingEntries: [(String, Double)] {
+        guard let without = logging["logging_none"], without > 0 else { return [] }
+        var entries = [("logging_none_ns", without)]
+        for level in ["basic", "headers"] {
+            guard let with = logging["logging_\(level)"] else { continue }
+            entries.append(("logging_\(level)_ns", with))
+            entries.append(("logging_\(level)_added_ns", with - without))
+            entries.append(("logging_\(level)_ratio_to_none", with / without))
+        }
+        return entries
+    }
 
     func ns(_ family: Family, _ layers: Int) -> Double? {
         medians["\(family.rawValue)_\(layers)"]
@@ -34,7 +49,7 @@ struct Report {
             }
             if let hop = perHop(family) { entries.append(("\(family.rawValue)_ns_per_hop", hop)) }
         }
-        return entries
+        return entries + loggingEntries
     }
 
     func print(json: Bool) {
@@ -43,6 +58,18 @@ struct Report {
             Swift.print("{\n\(body)\n}")
             return
         }
+        if !counts.isEmpty {
+            printChains()
+        }
+        if !loggingEntries.isEmpty {
+            Swift.print("\nlogging, per exchange (same pipeline with and without a LoggingMiddleware)")
+            for (key, value) in loggingEntries {
+                Swift.print(pad(key, 32) + (key.hasSuffix("ratio_to_none") ? String(format: "%.2fx", value) : String(format: "%.0f ns", value)))
+            }
+        }
+    }
+
+    private func printChains() {
         Swift.print("chain      " + counts.map { pad("\($0) layers", 12) }.joined() + pad("ns/hop", 10))
         for family in families {
             let cells = counts.map { pad(ns(family, $0).map { String(format: "%.1f ns", $0) } ?? "-", 12) }

@@ -11,6 +11,7 @@ import HTTPPipeline
 //   swift run -c release pipeline-bench --json          one JSON object, a key per measurement
 //   pipeline-bench --only builder --layers 10 --iterations 100000
 //                                                       one chain, for valgrind/callgrind
+//   pipeline-bench --suite chains|logging               one part only
 //
 // `main` is synchronous and waits for the async work: valgrind 3.19 crashes on an async main.
 
@@ -20,6 +21,7 @@ struct Options {
     var layers: Int?
     var iterations = 200_000
     var rounds = 5
+    var suite = "all"
 
     init(_ arguments: [String]) {
         var rest = arguments.makeIterator()
@@ -30,6 +32,7 @@ struct Options {
             case "--layers": layers = rest.next().flatMap { Int($0) }
             case "--iterations": iterations = rest.next().flatMap { Int($0) } ?? iterations
             case "--rounds": rounds = rest.next().flatMap { Int($0) } ?? rounds
+            case "--suite": suite = rest.next() ?? suite
             default:
                 FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
                 exit(2)
@@ -55,18 +58,31 @@ func chain(_ family: Family, _ layers: Int, _ transport: InMemoryTransport) -> a
 }
 
 func run(_ options: Options) async {
-    let transport = makeTransport()
-    let request = URLRequest(url: URL(fileURLWithPath: "/bench"))
-    let families = options.only.map { [$0] } ?? Family.allCases
-    let counts = options.layers.map { [$0] } ?? layerCounts
-    var chains: [(key: String, transport: any HTTPTransport)] = []
-    for family in families {
-        for layers in counts {
-            chains.append(("\(family.rawValue)_\(layers)", chain(family, layers, transport)))
+    var report = Report(medians: [:], families: [], counts: [])
+    if options.suite == "all" || options.suite == "chains" {
+        let transport = makeTransport()
+        let request = URLRequest(url: URL(fileURLWithPath: "/bench"))
+        let families = options.only.map { [$0] } ?? Family.allCases
+        let counts = options.layers.map { [$0] } ?? layerCounts
+        var chains: [(key: String, transport: any HTTPTransport)] = []
+        for family in families {
+            for layers in counts {
+                chains.append(("\(family.rawValue)_\(layers)", chain(family, layers, transport)))
+            }
         }
+        let medians = await runChains(chains, request: request, iterations: options.iterations, rounds: options.rounds)
+        report = Report(medians: medians, families: families, counts: counts)
     }
-    let medians = await runChains(chains, request: request, iterations: options.iterations, rounds: options.rounds)
-    Report(medians: medians, families: families, counts: counts).print(json: options.json)
+    if options.suite == "all" || options.suite == "logging" {
+        let medians = await runChains(
+            LoggingBench.chains(),
+            request: LoggingBench.request(),
+            iterations: max(options.iterations / 10, 1),
+            rounds: options.rounds
+        )
+        report.logging = medians
+    }
+    report.print(json: options.json)
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))

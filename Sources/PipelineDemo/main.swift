@@ -4,6 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPPipeline
+import HTTPPipelineHeaders
+import HTTPPipelineLogging
 import HTTPPipelineTesting
 
 // pipeline-demo: two middleware written here, one loopback server, one pipeline in two orders.
@@ -21,6 +23,10 @@ func makeServer() throws -> LoopbackServer {
         delay: .milliseconds(20)
     ))
     server.route("GET", "/missing", .init(status: 404))
+    server.route("GET", "/me/loans", .init(
+        headers: [("Content-Type", "application/json"), ("Set-Cookie", "session=s3ss10n-c00k1e; HttpOnly")],
+        body: Data(#"[{"book":1,"due":"2026-12-14"}]"#.utf8)
+    ))
     try server.start()
     return server
 }
@@ -77,6 +83,9 @@ func runDemo() async throws {
      - The server received the same stamped headers either way: order changes what the layers
        observe, not what the stamp sends.
     """)
+
+    try await showPlugins(server: server, transport: transport)
+    try await showRetry(server: server, transport: transport)
 }
 
 let finished = DispatchSemaphore(value: 0)

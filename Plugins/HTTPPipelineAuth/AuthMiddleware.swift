@@ -1,0 +1,92 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+public import HTTPPipeline
+
+/// Attaches a credential to each request; when the server rejects it, refreshes once for all
+/// concurrent callers and replays each rejected request once with the new credential.
+///
+/// ```swift
+/// let auth = AuthMiddleware(source: tokenStore)
+/// let pipeline = Pipeline(transport: URLSessionTransport()) {
+///     RetryMiddleware(policy: .default)   // outside: each attempt re-runs auth
+///     auth
+///     LoggingMiddleware(level: .headers, sink: sink)   // inside: logs what was sent, redacted
+/// }
+/// ```
+///
+/// - **Single-flight**: concurrent requests that fail with the same credential share one call
+///   to ``CredentialSource/refreshCredential(after:)`` and one ``CredentialSource/persist(_:)``,
+///   which completes before any of them is replayed.
+/// - **Stale tokens**: a request that failed with a credential already replaced is replayed with
+///   the current one, without another refresh.
+/// - **Proactive refresh**: a credential expiring within ``AuthOptions/proactiveRefreshWindow``
+///   is refreshed (single-flight too) before it is used.
+/// - **No loops**: a replay that is rejected again is returned as it is; more than
+///   ``AuthOptions/refreshLimit`` refreshes in ``AuthOptions/refreshLimitWindow`` fail with
+///   ``AuthError/tooManyRefreshes(limit:window:)``.
+/// - **Failure**: a failed refresh fails every waiter with the same ``AuthError``, and does not
+///   poison the middleware: a later request tries again (after the optional cooldown). A
+///   ``RefreshTokenRejected`` from the source becomes ``AuthError/reauthenticationRequired``.
+/// - **Cancellation**: a cancelled request stops waiting at once; the refresh goes on for the
+///   others, and is abandoned only when every waiter is gone.
+///
+/// The token endpoint must be called through a pipeline without this middleware (see
+/// ``CredentialSource``). Copies of one middleware value share one credential and one refresh.
+///
+/// ## Ordering
+/// - **Inside retry**: retry outside re-runs auth for every attempt, so an attempt after a
+///   refresh carries the new token. Inside retry is wrong: retries would replay a rejected token.
+/// - **Outside logging**: logging inside sees the request as sent, with its credential
+///   (redacted by the logging plugin); outside, the log never shows which credential was used.
+/// - **Inside default headers**, which then cannot clobber `Authorization`.
+public struct AuthMiddleware: HTTPMiddleware {
+    let store: CredentialStore
+    let options: AuthOptions
+
+    /// Creates the middleware.
+    ///
+    /// - Parameters:
+    ///   - source: Where credentials come from.
+    ///   - options: How rejection is recognised and refreshes are limited; ``AuthOptions/default``.
+    ///   - clock: The clock timeouts, the refresh limit and the cooldown are measured on.
+    ///   - now: The wall clock credentials' expiry dates are compared with.
+    public init(
+        source: some CredentialSource,
+        options: AuthOptions = .default,
+        clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.options = options
+        self.store = CredentialStore(source: source, options: options, timeline: Timeline(clock), now: now)
+    }
+
+    /// Authorises the request, sends it, and on rejection refreshes and replays it once.
+    ///
+    /// - Parameters:
+    ///   - request: The request; passed on untouched when ``AuthOptions/skips`` says so or when it
+    ///     already carries the credential's header.
+    ///   - next: The rest of the pipeline, called once, or twice when a rejected request is replayed.
+    /// - Returns: The response: the replay's when there was one, even if it is rejected again.
+    /// - Throws: ``AuthError`` when no usable credential can be had, `CancellationError`, or what
+    ///   `next` threw.
+    public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        guard !options.skips(request) else { return try await next(request) }
+        let (credential, epoch) = try await store.credential()
+        guard request.value(forHTTPHeaderField: credential.headerName) == nil else {
+            return try await next(request)
+        }
+        var authorized = request
+        try credential.authorize(&authorized)
+        let (data, response) = try await next(authorized)
+        guard options.isUnauthorized(response) else { return (data, response) }
+
+        let fresh = try await store.refreshed(after: credential, epoch: epoch)
+        guard fresh != credential else { return (data, response) }
+        var replay = request
+        try fresh.authorize(&replay)
+        try Task.checkCancellation()
+        return try await next(replay)
+    }
+}

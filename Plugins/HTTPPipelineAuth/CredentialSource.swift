@@ -1,0 +1,45 @@
+/// Where the auth middleware gets credentials: implement it over your token storage and your
+/// token endpoint.
+///
+/// The middleware calls ``refreshCredential(after:)`` once for all concurrent requests that
+/// failed with the same credential, then ``persist(_:)`` once, before any of them is replayed,
+/// so a rotated refresh token is saved before it can be used twice.
+///
+/// The refresh call usually goes through HTTP. Send it through a pipeline **without** the auth
+/// middleware (for example the same transport with only logging and retry): a token request
+/// routed through the auth middleware would wait on its own refresh.
+public protocol CredentialSource: Sendable {
+    /// The credential to use now, or `nil` when there is none yet (the middleware then refreshes).
+    ///
+    /// - Returns: The stored credential, if any.
+    /// - Throws: When storage cannot be read; the request fails with
+    ///   ``AuthError/refreshFailed(underlying:)``.
+    func currentCredential() async throws -> Credential?
+
+    /// Obtains a new credential, given the one that failed (`nil` when there was none, or when
+    /// refreshing proactively before expiry it is the expiring one).
+    ///
+    /// - Parameter failed: The credential the server rejected or that is about to expire.
+    /// - Returns: The new credential.
+    /// - Throws: ``RefreshTokenRejected`` when the refresh token itself is no longer valid (the
+    ///   user must sign in again); anything else for a failure that a later attempt may not hit.
+    func refreshCredential(after failed: Credential?) async throws -> Credential
+
+    /// Saves a credential obtained by a refresh, before any request uses it.
+    ///
+    /// - Parameter credential: The new credential.
+    /// - Throws: When it cannot be saved; the refresh then fails and the credential is not used.
+    func persist(_ credential: Credential) async throws
+}
+
+extension CredentialSource {
+    /// Keeps nothing: for sources whose refresh already stored the credential.
+    public func persist(_ credential: Credential) async throws {}
+}
+
+/// What a ``CredentialSource`` throws when the token endpoint says the refresh token itself is
+/// invalid: no retry can help, the user must authenticate again.
+public struct RefreshTokenRejected: Error, Sendable, Equatable {
+    /// Creates the error.
+    public init() {}
+}

@@ -1,0 +1,86 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+public import HTTPPipeline
+
+/// Decodes `gzip`, `x-gzip` and `deflate` response bodies with zlib, bounded against
+/// decompression bombs, and optionally gzip-compresses large request bodies.
+///
+/// ```swift
+/// let pipeline = Pipeline(transport: transport) {
+///     LoggingMiddleware(level: .basic, sink: sink)   // outside: logs the decoded size
+///     GzipMiddleware(.default.decodingGzipDownloads())
+/// }
+/// let (json, response) = try await pipeline.send(request)
+/// // response has no Content-Encoding, and Content-Length is json.count
+/// ```
+///
+/// On the way out it adds `Accept-Encoding: gzip, deflate` when the request has no
+/// `Accept-Encoding` (a caller's own value is kept as it is), and, when
+/// ``GzipOptions/compressingRequestBodies(largerThan:)`` is set, compresses large bodies.
+///
+/// On the way back it decodes what `Content-Encoding` lists, last coding first, then removes
+/// `Content-Encoding` and sets `Content-Length` to the decoded size, so layers above see a plain
+/// response:
+/// - gzip: every header flag (FEXTRA, FNAME, FCOMMENT, FHCRC), several members one after the
+///   other, CRC-32 and length verified. Zero padding after the last member is ignored; any
+///   other trailing byte is ``GzipError/trailingData(byteCount:)``, because it means the body is
+///   not what the server meant to send.
+/// - deflate: zlib-wrapped (Adler-32 verified) when the body starts with a valid zlib header,
+///   raw deflate otherwise, as browsers do.
+/// - Stacked codings (`gzip, gzip`) up to ``GzipOptions/maximumStackedCodings``; more is
+///   ``GzipError/tooManyCodings(count:maximum:)``. A list with any coding it does not know
+///   (`br`, `zstd`, …) passes through untouched, header and all. `identity` is ignored.
+/// - Limits: decoding stops the moment the output would pass ``GzipOptions/maximumDecodedSize``
+///   or ``GzipOptions/maximumExpansionRatio`` times the received size, and throws
+///   ``GzipError/limitExceeded(_:)``. No buffer ever grows past the limit.
+///
+/// ## Already-decoded bodies
+/// `URLSession` (``HTTPPipeline/URLSessionTransport``) inflates gzip and deflate bodies itself
+/// and keeps both `Content-Encoding` and the compressed `Content-Length`. Such a body must be
+/// passed through, never decoded twice. A body is taken as already decoded, and handed on with
+/// `Content-Encoding` removed and `Content-Length` corrected, when:
+/// 1. its `Content-Length` is present and differs from its size (the bytes were transformed
+///    below this layer) — this holds even when the decoded body is itself gzip; or
+/// 2. it does not start like the coding claimed: no gzip magic bytes `1f 8b` for gzip; for
+///    deflate (whose raw form has no magic bytes), it decodes neither as zlib nor as raw deflate
+///    and there is no `Content-Length` equal to its size vouching that it is the wire bytes.
+///
+/// A body that starts like its coding and is intact by its length is decoded strictly: any
+/// failure is a ``GzipError``. Limits are always enforced.
+///
+/// ## Ordering
+/// - **Logging outside** (listed before) the decoder sees decoded bodies and sizes;
+///   **inside** (listed after) it sees the bytes on the wire.
+/// - **Inside retry**: a corrupt or truncated body throws from here, and a retry layer outside can
+///   treat that like any failed attempt. Outside retry it would decode only the final answer.
+/// - **Anywhere relative to auth**: auth looks at statuses and request headers, which decoding
+///   does not change. With request compression on, put it inside any layer that signs the body,
+///   so the signature covers the bytes sent.
+public struct GzipMiddleware: HTTPMiddleware {
+    /// What it decodes, its limits, and whether it compresses requests.
+    public let options: GzipOptions
+
+    /// Creates the middleware.
+    ///
+    /// - Parameter options: What to decode and how far; ``GzipOptions/default`` by default.
+    public init(_ options: GzipOptions = .default) {
+        self.options = options
+    }
+
+    /// Asks for compressed responses, compresses a large request body if told to, and decodes
+    /// the response body.
+    ///
+    /// - Parameters:
+    ///   - request: The request; gets `Accept-Encoding` if it has none.
+    ///   - next: The rest of the pipeline.
+    /// - Returns: The decoded body, with a head that no longer mentions the coding.
+    /// - Throws: ``GzipError`` for a body that cannot be decoded or passes a limit, or when a
+    ///   request body cannot be compressed; whatever `next` threw, unchanged.
+    public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        let prepared = try prepare(request)
+        let (data, response) = try await next(prepared)
+        return try decode(data, response, for: prepared)
+    }
+}

@@ -1,0 +1,109 @@
+#if canImport(FoundationNetworking)
+import Foundation
+public import FoundationNetworking
+#else
+public import Foundation
+#endif
+
+extension DefaultHeaders {
+    /// What to do when the request already has a header of the same name.
+    public enum Policy: Sendable, Equatable {
+        /// Leave the request's own value alone; add the header only when it is missing. The default.
+        case setIfMissing
+        /// Replace the request's value.
+        case override
+        /// Add the value to the request's comma-separated list (for list headers such as
+        /// `Accept-Encoding` or `Cache-Control`), unless the list already holds it.
+        case append
+    }
+
+    /// Where a header's value comes from.
+    public enum Value: Sendable {
+        /// The same value for every request, checked when the middleware is built.
+        case fixed(String)
+        /// A value computed for each request (`nil` adds nothing), checked each time.
+        case computed(@Sendable (URLRequest) -> String?)
+    }
+
+    /// One default header: a name, where its value comes from, and a policy.
+    public struct Header: Sendable {
+        /// The header's name, as sent.
+        public let name: String
+        /// The header's value, fixed or computed.
+        public let value: Value
+        /// What to do when the request already has the header.
+        public let policy: Policy
+
+        /// Creates a header.
+        ///
+        /// - Parameters:
+        ///   - name: The header's name.
+        ///   - value: Where its value comes from.
+        ///   - policy: What to do when the request already has it; ``Policy/setIfMissing`` by default.
+        public init(_ name: String, value: Value, policy: Policy = .setIfMissing) {
+            self.name = name
+            self.value = value
+            self.policy = policy
+        }
+
+        /// A header with the same value on every request.
+        ///
+        /// - Parameters:
+        ///   - name: The header's name.
+        ///   - value: Its value.
+        ///   - policy: What to do when the request already has it.
+        /// - Returns: The header.
+        public static func fixed(_ name: String, _ value: String, policy: Policy = .setIfMissing) -> Header {
+            Header(name, value: .fixed(value), policy: policy)
+        }
+
+        /// A header whose value is computed for each request, for example a request ID.
+        ///
+        /// - Parameters:
+        ///   - name: The header's name.
+        ///   - policy: What to do when the request already has it.
+        ///   - value: Computes the value from the request as it is at this layer; `nil` adds nothing.
+        /// - Returns: The header.
+        public static func computed(
+            _ name: String,
+            policy: Policy = .setIfMissing,
+            _ value: @escaping @Sendable (URLRequest) -> String?
+        ) -> Header {
+            Header(name, value: .computed(value), policy: policy)
+        }
+
+        func apply(to request: inout URLRequest) throws(HeaderError) {
+            let existing = request.value(forHTTPHeaderField: name)
+            if existing != nil && policy == .setIfMissing { return }
+            let newValue: String
+            switch value {
+            case .fixed(let fixed):
+                newValue = fixed
+            case .computed(let compute):
+                guard let computed = compute(request) else { return }
+                try HeaderGrammar.check(value: computed, of: name)
+                newValue = computed
+            }
+            switch (policy, existing) {
+            case (.append, let existing?) where !existing.isEmpty:
+                let items = existing.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                guard !items.contains(newValue.lowercased()) else { return }
+                request.replaceHeader(name, with: existing + ", " + newValue)
+            default:
+                request.replaceHeader(name, with: newValue)
+            }
+        }
+    }
+}
+
+extension URLRequest {
+    /// Sets a header, first removing every field whose name matches in another case, so the
+    /// request never carries `user-agent` and `User-Agent` side by side.
+    mutating func replaceHeader(_ name: String, with value: String) {
+        let lowered = name.lowercased()
+        for key in (allHTTPHeaderFields ?? [:]).keys where key.lowercased() == lowered && key != name {
+            setValue(nil, forHTTPHeaderField: key)
+        }
+        setValue(value, forHTTPHeaderField: name)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+extension HTTPLogRecord {
+    /// The record as text: one line at ``LogLevel/basic``; at higher levels the line followed by
+    /// indented header (`>` sent, `<` received), error and body lines.
+    ///
+    /// Sinks call it; the middleware never formats, so a record nobody prints costs no formatting.
+    public var formatted: String {
+        var lines = [summary]
+        for field in requestHeaders { lines.append("  > \(field.name): \(field.value)") }
+        for field in responseHeaders { lines.append("  < \(field.name): \(field.value)") }
+        if let errorDescription { lines.append("  ! \(errorDescription)") }
+        if let requestBody, !requestBody.isEmpty { lines.append("  > body: \(requestBody)") }
+        if let responseBody, !responseBody.isEmpty { lines.append("  < body: \(responseBody)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The one-line summary: `GET https://host/path -> 200 (sent 0 B, received 12 B) in 3.1 ms`.
+    public var summary: String {
+        let result = switch outcome {
+        case .response(let status): "\(status)"
+        case .failure(let kind): "failed: \(kind)"
+        }
+        let sent = requestBytes.map(Self.bytes) ?? "a stream"
+        let received = responseBytes.map { ", received \(Self.bytes($0))" } ?? ""
+        let attemptNote = attempt.map { ", attempt \($0)" } ?? ""
+        return "\(method) \(url) -> \(result) (sent \(sent)\(received)) in \(Self.milliseconds(duration))\(attemptNote)"
+    }
+
+    static func bytes(_ count: Int) -> String {
+        "\(count) B"
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let ms = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+        return String(format: "%.1f ms", ms)
+    }
+}

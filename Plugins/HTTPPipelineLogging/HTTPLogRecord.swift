@@ -1,0 +1,57 @@
+/// One exchange as the logging middleware saw it, already redacted.
+///
+/// Every string in a record has passed through ``Redaction``: a sink may print it as it is.
+public struct HTTPLogRecord: Sendable {
+    /// How the exchange ended.
+    public enum Outcome: Sendable, Equatable {
+        /// A response arrived, with this status.
+        case response(status: Int)
+        /// An error was thrown: `kind` names it (`URLError.timedOut`, `cancelled`, a type name).
+        case failure(kind: String)
+    }
+
+    /// One header as logged: the value is ``Redaction/mark`` when the name is secret.
+    public struct Field: Sendable, Equatable {
+        /// The header's name.
+        public let name: String
+        /// The header's value, or the redaction mark.
+        public let value: String
+
+        /// Creates a field.
+        ///
+        /// - Parameters:
+        ///   - name: The header's name.
+        ///   - value: The value as logged.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The level the record was made at; what the optional parts below hold depends on it.
+    public let level: LogLevel
+    /// The request's method.
+    public let method: String
+    /// The request's URL, with user info and secret query values redacted.
+    public let url: String
+    /// The status, or the kind of error.
+    public let outcome: Outcome
+    /// The size of the request body in bytes (0 without a body; `nil` for a body stream).
+    public let requestBytes: Int?
+    /// The size of the response body in bytes, or `nil` when an error was thrown.
+    public let responseBytes: Int?
+    /// How long the rest of the pipeline took, on a monotonic clock.
+    public let duration: Duration
+    /// The attempt number a retrying layer outside set (``HTTPPipeline/HTTPAttempt``), if any.
+    public let attempt: Int?
+    /// Request headers, at ``LogLevel/headers`` and above; empty otherwise.
+    public let requestHeaders: [Field]
+    /// Response headers, at ``LogLevel/headers`` and above; empty otherwise.
+    public let responseHeaders: [Field]
+    /// The thrown error's description, redacted, at ``LogLevel/headers`` and above.
+    public let errorDescription: String?
+    /// The request body, redacted and truncated, at ``LogLevel/body``.
+    public let requestBody: String?
+    /// The response body, redacted and truncated, at ``LogLevel/body``.
+    public let responseBody: String?
+}

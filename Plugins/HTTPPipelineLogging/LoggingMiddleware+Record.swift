@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension LoggingMiddleware {
+    /// Builds the redacted record of one exchange, looking only at what `level` asks for.
+    func record(
+        _ request: URLRequest,
+        attempt: Int?,
+        elapsed: Duration,
+        response: (data: Data, head: HTTPURLResponse)? = nil,
+        error: (any Error)? = nil
+    ) -> HTTPLogRecord {
+        let showHeaders = level >= .headers
+        let showBodies = level >= .body
+        let outcome: HTTPLogRecord.Outcome = if let response {
+            .response(status: response.head.statusCode)
+        } else {
+            .failure(kind: error.map(Self.kind(of:)) ?? "unknown")
+        }
+        return HTTPLogRecord(
+            level: level,
+            method: request.httpMethod ?? "GET",
+            url: request.url.map(redaction.url) ?? "(no URL)",
+            outcome: outcome,
+            requestBytes: request.httpBodyStream == nil ? (request.httpBody?.count ?? 0) : nil,
+            responseBytes: response?.data.count,
+            duration: elapsed,
+            attempt: attempt,
+            requestHeaders: showHeaders ? fields(request.allHTTPHeaderFields ?? [:]) : [],
+            responseHeaders: showHeaders ? fields(response?.head.allHeaderFields ?? [:]) : [],
+            errorDescription: showHeaders ? error.map { redaction.text(String(describing: $0)) } : nil,
+            requestBody: showBodies ? requestBody(request) : nil,
+            responseBody: showBodies ? response.map { redaction.body($0.data, contentType: $0.head.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit) } : nil
+        )
+    }
+
+    private func requestBody(_ request: URLRequest) -> String {
+        if request.httpBodyStream != nil { return "<streamed body, not logged>" }
+        guard let body = request.httpBody else { return "" }
+        return redaction.body(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit)
+    }
+
+    /// Header fields sorted by name, values redacted where the name is secret.
+    private func fields(_ headers: [AnyHashable: Any]) -> [HTTPLogRecord.Field] {
+        headers.compactMap { key, value -> HTTPLogRecord.Field? in
+            guard let name = key as? String else { return nil }
+            let text = value as? String ?? String(describing: value)
+            return HTTPLogRecord.Field(name: name, value: redaction.headerValue(name: name, value: text))
+        }
+        .sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    /// A short, secret-free name for an error: `cancelled`, `URLError.timedOut`, or its type.
+    static func kind(of error: any Error) -> String {
+        if error is CancellationError { return "cancelled" }
+        if let urlError = error as? URLError {
+            return "URLError." + (urlErrorNames[urlError.code] ?? "code\(urlError.code.rawValue)")
+        }
+        return String(describing: type(of: error))
+    }
+
+    private static let urlErrorNames: [URLError.Code: String] = [
+        .cancelled: "cancelled",
+        .timedOut: "timedOut",
+        .cannotFindHost: "cannotFindHost",
+        .cannotConnectToHost: "cannotConnectToHost",
+        .networkConnectionLost: "networkConnectionLost",
+        .dnsLookupFailed: "dnsLookupFailed",
+        .notConnectedToInternet: "notConnectedToInternet",
+        .badServerResponse: "badServerResponse",
+        .badURL: "badURL",
+        .unsupportedURL: "unsupportedURL",
+        .secureConnectionFailed: "secureConnectionFailed",
+        .serverCertificateUntrusted: "serverCertificateUntrusted",
+        .userAuthenticationRequired: "userAuthenticationRequired",
+        .cannotDecodeContentData: "cannotDecodeContentData",
+        .cannotParseResponse: "cannotParseResponse",
+        .resourceUnavailable: "resourceUnavailable",
+        .dataLengthExceedsMaximum: "dataLengthExceedsMaximum",
+    ]
+}

@@ -1,0 +1,78 @@
+extension Redaction {
+    /// Which names a `name=value` list is judged by.
+    enum FieldKind {
+        /// A URL's query, fragment or path parameters: the query rules and their allow-list.
+        case query
+        /// A form-encoded body: the body-field rules.
+        case form
+    }
+
+    /// Appends a percent-encoded `name=value` list (a query, a fragment, a path segment's
+    /// parameters, a form body) with the values of secret names replaced by the mark.
+    ///
+    /// Items are split on `&` and on `;` (an old separator some servers still honour: splitting
+    /// on it too means it can never smuggle a secret past), then on the first `=`. Names are
+    /// percent-decoded repeatedly (and `+` read as a space) before they are judged; the original
+    /// encoded name is kept in the output. A name that does not settle after four rounds of
+    /// decoding is treated as secret. A value whose decoded form hides a secret of its own (a
+    /// nested URL with a token, say) is replaced whole, unless its name was explicitly allowed.
+    ///
+    /// - Parameters:
+    ///   - bytes: The list as encoded on the wire.
+    ///   - field: The rules the names are judged by.
+    ///   - depth: How deeply nested this list was found; bounds the recursion.
+    ///   - output: Where the redacted list goes.
+    func appendPairs(_ bytes: ArraySlice<UInt8>, field: FieldKind, depth: Int, to output: inout [UInt8]) {
+        var itemStart = bytes.startIndex
+        for position in bytes.startIndex...bytes.endIndex {
+            let isEnd = position == bytes.endIndex
+            guard isEnd || bytes[position] == ASCII.ampersand || bytes[position] == ASCII.semicolon else { continue }
+            appendItem(bytes[itemStart..<position], field: field, depth: depth, to: &output)
+            if !isEnd { output.append(bytes[position]) }
+            itemStart = position + 1
+        }
+    }
+
+    private func appendItem(_ item: ArraySlice<UInt8>, field: FieldKind, depth: Int, to output: inout [UInt8]) {
+        guard let equals = item.firstIndex(of: ASCII.equals) else {
+            output.append(contentsOf: item)
+            return
+        }
+        let rawName = item[..<equals]
+        let value = item[(equals + 1)...]
+        output.append(contentsOf: item[...equals])
+        guard !value.isEmpty else { return }
+        let (name, settled) = RedactionNames.decodedName(rawName, plusIsSpace: true)
+        let allowed = field == .query && RedactionNames.anyPart(of: name, in: allowedQueryItems)
+        if allowed {
+            output.append(contentsOf: value)
+            return
+        }
+        let secret = switch field {
+        case .query: isSecretQueryName(name)
+        case .form: isSecretBodyField(name)
+        }
+        if !settled || secret || valueHidesSecret(value, depth: depth) {
+            output.append(contentsOf: Self.markBytes)
+        } else {
+            output.append(contentsOf: value)
+        }
+    }
+
+    /// Whether an encoded value, once decoded, carries a secret the free-text rules would hide:
+    /// a URL with user info or a secret query item, a `token=…` pair, and so on.
+    ///
+    /// - Parameters:
+    ///   - value: The encoded value.
+    ///   - depth: How deeply nested the value is; past three levels a value that could hold a
+    ///     pair counts as secret, so hostile nesting costs bounded work.
+    /// - Returns: `true` when the value should be hidden whole.
+    func valueHidesSecret(_ value: ArraySlice<UInt8>, depth: Int) -> Bool {
+        let (decoded, settled) = PercentDecoding.decodeRepeatedly(value, plusIsSpace: true)
+        guard decoded.contains(where: { $0 == ASCII.equals || $0 == ASCII.colon || $0 == ASCII.at }) else {
+            return false
+        }
+        guard settled, depth < 3 else { return true }
+        return redactText(decoded[...], depth: depth + 1) != decoded
+    }
+}

@@ -1,0 +1,307 @@
+extension Redaction {
+    /// The most free text ``text(_:)`` scans; longer text is cut safely and the cut is noted.
+    static let textScanLimit = 1 << 20
+
+    /// Free text, such as an error's description, with its secrets redacted.
+    ///
+    /// Every URL found inside (`scheme://…`) is redacted as by ``urlString(_:)``; user info in a
+    /// bare `user:pass@host` is replaced by the mark; the value of every `name=value`,
+    /// `"name": value` and `name: value` (to the end of the line) whose name is secret under the
+    /// body-field or the header rules is replaced by the mark; so is the credential after a
+    /// `Bearer` or `Basic` scheme word. Text longer than 1 MiB is cut first (without ever
+    /// keeping part of a secret) and ends with a note of how many bytes were left out.
+    ///
+    /// - Parameter text: Any text; it may contain anything.
+    /// - Returns: The text with its secrets replaced by ``mark``.
+    public func text(_ text: String) -> String {
+        // Every rule starts at a `:`, `=`, `@` or the whitespace after a scheme word.
+        guard text.utf8.contains(where: { $0 == ASCII.colon || $0 == ASCII.equals || $0 == ASCII.at || ASCII.isWhitespace($0) })
+        else { return text }
+        let bytes = Array(text.utf8)
+        guard bytes.count > Self.textScanLimit else {
+            return String(decoding: redactText(bytes[...], depth: 0), as: UTF8.self)
+        }
+        let kept = SafeCut.scanPrefix(bytes[...], cap: Self.textScanLimit)
+        let redacted = redactText(kept, depth: 0)
+        return SafeCut.render(redacted, limit: redacted.count, unscanned: bytes.count - kept.count)
+    }
+
+    /// Applies the free-text rules to bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: The text as UTF-8 (invalid sequences are carried through untouched).
+    ///   - depth: How many encoded layers deep this text was found (a URL inside a query value
+    ///     inside a URL…); bounds the recursion.
+    /// - Returns: The redacted bytes.
+    func redactText(_ bytes: ArraySlice<UInt8>, depth: Int) -> [UInt8] {
+        var redactor = TextRedactor(redaction: self, input: Array(bytes), depth: depth)
+        return redactor.run()
+    }
+}
+
+/// One forward pass over text, copying it to the output and replacing secrets as it finds them.
+///
+/// Work is linear in the input: look-backs are bounded, and every forward scan either moves the
+/// cursor past what it scanned or fails at a bounded cost.
+struct TextRedactor {
+    let redaction: Redaction
+    let input: [UInt8]
+    let depth: Int
+    private var output: [UInt8] = []
+    /// Everything before this index is already in `output`.
+    private var copied = 0
+    /// `=` signs before this index lie inside a value already checked for encoded secrets.
+    private var checkedUpTo = 0
+
+    /// The longest name looked back over before `=` or `:`.
+    static let nameLookBack = 512
+
+    init(redaction: Redaction, input: [UInt8], depth: Int) {
+        self.redaction = redaction
+        self.input = input
+        self.depth = depth
+        output.reserveCapacity(input.count)
+    }
+
+    /// Runs the pass.
+    ///
+    /// - Returns: The redacted text.
+    mutating func run() -> [UInt8] {
+        let count = input.count
+        var index = 0
+        // The current run of non-delimiters, for `user:pass@host` and `Bearer <credential>`.
+        var tokenStart = 0
+        var tokenHasColon = false
+        while index < count {
+            let byte = input[index]
+            var resumeAt: Int?
+            switch byte {
+            case ASCII.colon:
+                resumeAt = redactURL(colon: index) ?? redactPair(at: index)
+                tokenHasColon = true
+            case ASCII.equals:
+                resumeAt = redactPair(at: index)
+            case ASCII.at:
+                if tokenHasColon, tokenStart >= copied, index - tokenStart > 1 {
+                    replace(tokenStart..<index, with: Redaction.markPairBytes)
+                }
+            default:
+                if ASCII.isWhitespace(byte), tokenStart >= copied {
+                    resumeAt = redactSchemeCredential(word: tokenStart..<index)
+                }
+            }
+            if let resumeAt {
+                index = resumeAt
+                tokenStart = resumeAt
+                tokenHasColon = false
+                continue
+            }
+            if ASCII.isTokenDelimiter(byte) {
+                tokenStart = index + 1
+                tokenHasColon = false
+            }
+            index += 1
+        }
+        output.append(contentsOf: input[copied...])
+        return output
+    }
+
+    private mutating func replace(_ range: Range<Int>, with replacement: [UInt8]) {
+        output.append(contentsOf: input[copied..<range.lowerBound])
+        output.append(contentsOf: replacement)
+        copied = range.upperBound
+    }
+
+    // MARK: URLs
+
+    /// Redacts a URL whose `://` starts at `colon`.
+    ///
+    /// - Returns: Where to resume, or `nil` when no URL starts here.
+    private mutating func redactURL(colon: Int) -> Int? {
+        guard colon + 2 < input.count, input[colon + 1] == ASCII.slash, input[colon + 2] == ASCII.slash else {
+            return nil
+        }
+        var start = colon
+        while start > copied, colon - start < 32, ASCII.isSchemeCharacter(input[start - 1]) { start -= 1 }
+        while start < colon, !ASCII.isLetter(input[start]) { start += 1 }
+        guard start < colon else { return nil }
+        var end = colon + 3
+        while end < input.count, !ASCII.endsURL(input[end]) { end += 1 }
+        replace(start..<end, with: redaction.redactURL(input[start..<end], depth: depth))
+        return end
+    }
+
+    // MARK: Pairs
+
+    /// Redacts the value after `=` or `:` at `index` when the name before it is secret.
+    ///
+    /// - Returns: Where to resume, or `nil` when nothing was redacted.
+    private mutating func redactPair(at index: Int) -> Int? {
+        guard let (nameRange, quoted) = name(before: index) else { return nil }
+        let (name, settled) = RedactionNames.decodedName(input[nameRange], plusIsSpace: false)
+        guard !settled || redaction.isSecretTextName(name) else { return redactEncodedSecret(at: index) }
+        let value: Range<Int>
+        if input[index] == ASCII.equals {
+            value = valueAfterEquals(from: index + 1)
+            if isErrorCode(name: nameRange, value: value) { return nil }
+        } else if quoted {
+            value = valueAfterQuotedName(from: index + 1)
+        } else {
+            value = valueToEndOfLine(from: index + 1)
+        }
+        guard !value.isEmpty else { return nil }
+        replace(value, with: Redaction.markBytes)
+        return value.upperBound
+    }
+
+    /// Redacts the value after a `=` whose name is not secret when the value is percent-encoded
+    /// and, decoded, hides a secret (`next=https%3A%2F%2Fx%2F%3Fcode%3Dabc`).
+    ///
+    /// A value is checked once: the `=` signs inside it are not checked again, which keeps the
+    /// work linear.
+    ///
+    /// - Returns: Where to resume, or `nil` when nothing was redacted.
+    private mutating func redactEncodedSecret(at index: Int) -> Int? {
+        guard input[index] == ASCII.equals, index >= checkedUpTo else { return nil }
+        let start = skip(from: index + 1, newlines: false)
+        // Quoted and bracketed values are left to the scan (finding their end could cost the
+        // rest of the input, once per `=`).
+        guard start < input.count, ![ASCII.quote, ASCII.apostrophe, ASCII.leftBrace, ASCII.leftBracket].contains(input[start])
+        else { return nil }
+        let value = valueAfterEquals(from: index + 1)
+        checkedUpTo = value.upperBound
+        guard input[value].contains(UInt8(ascii: "%")), redaction.valueHidesSecret(input[value], depth: depth) else {
+            return nil
+        }
+        replace(value, with: Redaction.markBytes)
+        return value.upperBound
+    }
+
+    /// The name before a `=` or `:`: a quoted string, or a run of name characters.
+    private func name(before index: Int) -> (Range<Int>, quoted: Bool)? {
+        var end = index
+        while end > copied, index - end < 8, ASCII.isSpaceOrTab(input[end - 1]) { end -= 1 }
+        guard end > copied else { return nil }
+        let last = input[end - 1]
+        if last == ASCII.quote || last == ASCII.apostrophe {
+            var open = end - 2
+            while open >= copied, end - open < Self.nameLookBack {
+                let byte = input[open]
+                if byte == last, open == 0 || input[open - 1] != ASCII.backslash { return (open + 1..<end - 1, true) }
+                if byte == ASCII.lineFeed { return nil }
+                open -= 1
+            }
+            return nil
+        }
+        var start = end
+        while start > copied, end - start < Self.nameLookBack, ASCII.isNameCharacter(input[start - 1]) { start -= 1 }
+        return start < end ? (start..<end, false) : nil
+    }
+
+    /// `Code=-1001` right after `Domain=…` is an `NSError`'s code, not an OAuth code.
+    private func isErrorCode(name: Range<Int>, value: Range<Int>) -> Bool {
+        guard input[name].elementsEqual("Code".utf8), !value.isEmpty, value.count <= 12 else { return false }
+        let digits = input[value].drop { $0 == UInt8(ascii: "-") }
+        guard !digits.isEmpty, digits.allSatisfy(ASCII.isDigit) else { return false }
+        guard name.lowerBound >= 1, input[name.lowerBound - 1] == ASCII.space else { return false }
+        var start = name.lowerBound - 1
+        while start > 0, name.lowerBound - start < 256, !ASCII.isWhitespace(input[start - 1]) { start -= 1 }
+        return input[start..<name.lowerBound].starts(with: "Domain=".utf8)
+    }
+
+    /// The value of `name=value`: quoted, bracketed, or up to `&`, whitespace, a quote, `,`, `;`
+    /// or `)`. A lone scheme word (`token=Bearer abc`) takes the word after it along.
+    private func valueAfterEquals(from start: Int) -> Range<Int> {
+        let value = skip(from: start, newlines: false)
+        guard value < input.count else { return value..<value }
+        if let special = quotedOrBracketed(at: value) { return special }
+        var end = value
+        while end < input.count, !ASCII.endsEqualsValue(input[end]) { end += 1 }
+        if end - value <= 12, end + 1 < input.count, input[end] == ASCII.space,
+           input[value..<end].allSatisfy(ASCII.isLetter), !ASCII.endsEqualsValue(input[end + 1]) {
+            end += 1
+            while end < input.count, !ASCII.endsEqualsValue(input[end]) { end += 1 }
+        }
+        return value..<end
+    }
+
+    /// The value of `"name": value`: quoted, bracketed, or up to `,`, `}`, `]` or whitespace.
+    private func valueAfterQuotedName(from start: Int) -> Range<Int> {
+        let value = skip(from: start, newlines: true)
+        guard value < input.count else { return value..<value }
+        if let special = quotedOrBracketed(at: value) { return special }
+        var end = value
+        while end < input.count, !ASCII.endsJSONValue(input[end]) { end += 1 }
+        return value..<end
+    }
+
+    /// The value of `name: value`: quoted, bracketed, or up to the end of the line.
+    private func valueToEndOfLine(from start: Int) -> Range<Int> {
+        let value = skip(from: start, newlines: false)
+        guard value < input.count else { return value..<value }
+        if let special = quotedOrBracketed(at: value) { return special }
+        var end = value
+        while end < input.count, input[end] != ASCII.lineFeed, input[end] != ASCII.carriageReturn { end += 1 }
+        return value..<end
+    }
+
+    /// Skips spaces and tabs (and line breaks if asked), a bounded number.
+    private func skip(from start: Int, newlines: Bool) -> Int {
+        var index = start
+        while index < input.count, index - start < 64,
+              ASCII.isSpaceOrTab(input[index]) || (newlines && ASCII.isWhitespace(input[index])) {
+            index += 1
+        }
+        return index
+    }
+
+    /// A quoted value's contents (to the closing quote, the end of the line or the end), or a
+    /// bracketed value whole (to its matching bracket, or the end).
+    private func quotedOrBracketed(at start: Int) -> Range<Int>? {
+        let opening = input[start]
+        if opening == ASCII.quote || opening == ASCII.apostrophe {
+            var end = start + 1
+            while end < input.count, input[end] != opening, input[end] != ASCII.lineFeed {
+                end += input[end] == ASCII.backslash ? 2 : 1
+            }
+            return start + 1..<min(end, input.count)
+        }
+        guard opening == ASCII.leftBrace || opening == ASCII.leftBracket else { return nil }
+        var nesting = 0
+        var inString = false
+        var end = start
+        while end < input.count {
+            let byte = input[end]
+            if inString {
+                if byte == ASCII.backslash { end += 1 } else if byte == ASCII.quote { inString = false }
+            } else if byte == ASCII.quote {
+                inString = true
+            } else if byte == ASCII.leftBrace || byte == ASCII.leftBracket {
+                nesting += 1
+            } else if byte == ASCII.rightBrace || byte == ASCII.rightBracket {
+                nesting -= 1
+                if nesting == 0 { return start..<end + 1 }
+            }
+            end += 1
+        }
+        return start..<input.count
+    }
+
+    // MARK: Scheme words
+
+    /// Redacts the credential after a `Bearer` or `Basic` word ending at the whitespace after
+    /// `word`, when it is at least eight characters of a token68.
+    ///
+    /// - Returns: Where to resume, or `nil` when nothing was redacted.
+    private mutating func redactSchemeCredential(word: Range<Int>) -> Int? {
+        guard word.count == 6 || word.count == 5 else { return nil }
+        let lowered = input[word].map { $0 | 0x20 }
+        guard lowered.elementsEqual("bearer".utf8) || lowered.elementsEqual("basic".utf8) else { return nil }
+        let start = skip(from: word.upperBound, newlines: false)
+        var end = start
+        while end < input.count, ASCII.isToken68(input[end]) { end += 1 }
+        guard end - start >= 8 else { return nil }
+        replace(start..<end, with: Redaction.markBytes)
+        return end
+    }
+}

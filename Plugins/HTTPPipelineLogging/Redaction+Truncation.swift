@@ -1,0 +1,74 @@
+/// Cutting text so that a cut never shows part of a secret, and noting what was left out.
+enum SafeCut {
+    /// The prefix of `bytes` worth scanning: at most `cap` bytes, ending on a UTF-8 character
+    /// boundary and before any trailing partial token (which might be the start of a secret
+    /// whose name the redaction rules would only have recognised with what follows).
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole input.
+    ///   - cap: The most bytes to keep.
+    /// - Returns: `bytes` itself when it fits, else the safe prefix (possibly empty).
+    static func scanPrefix(_ bytes: ArraySlice<UInt8>, cap: Int) -> ArraySlice<UInt8> {
+        guard bytes.count > cap else { return bytes }
+        var end = bytes.startIndex + max(0, cap)
+        // Drop a partial UTF-8 sequence: continuation bytes, then the lead byte they belong to.
+        var back = end
+        while back > bytes.startIndex, bytes[back - 1] & 0xC0 == 0x80 { back -= 1 }
+        if back > bytes.startIndex, bytes[back - 1] >= 0xC0 { end = back - 1 }
+        // Drop the trailing partial token, unless the cut fell right after a delimiter.
+        if !ASCII.isTokenDelimiter(bytes[end]) {
+            while end > bytes.startIndex, !ASCII.isTokenDelimiter(bytes[end - 1]) { end -= 1 }
+        }
+        return bytes[bytes.startIndex..<end]
+    }
+
+    /// Renders redacted bytes cut to `limit` bytes, with a note of how much was left out.
+    ///
+    /// The cut falls on a character boundary, and never inside a ``Redaction/mark`` (a cut mark
+    /// would still hide everything, but it would look like data).
+    ///
+    /// - Parameters:
+    ///   - redacted: The redacted text.
+    ///   - limit: The most bytes of text to show.
+    ///   - unscanned: Bytes of the original input that were never scanned (and are not shown).
+    /// - Returns: The text, or its prefix followed by `… (N more bytes)`.
+    static func render(_ redacted: [UInt8], limit: Int, unscanned: Int) -> String {
+        let limit = max(0, limit)
+        guard redacted.count > limit || unscanned > 0 else { return String(decoding: redacted, as: UTF8.self) }
+        var cut = min(limit, redacted.count)
+        let mark = Redaction.markBytes
+        if cut < redacted.count {
+            // Inside a mark? Cut before it.
+            let earliest = max(0, cut - mark.count + 1)
+            for start in earliest..<cut where redacted[start...].starts(with: mark) && start + mark.count > cut {
+                cut = start
+                break
+            }
+        }
+        let text = characterPrefix(redacted, upTo: cut)
+        let more = redacted.count - text.utf8.count + unscanned
+        return text + "… (\(more) more bytes)"
+    }
+
+    /// The longest prefix of at most `cut` bytes that ends on a `Character` boundary (or, inside
+    /// an absurdly long grapheme cluster, on a Unicode scalar boundary).
+    static func characterPrefix(_ bytes: [UInt8], upTo cut: Int) -> String {
+        guard cut < bytes.count else { return String(decoding: bytes, as: UTF8.self) }
+        var end = cut
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        // Look a little past the cut so a grapheme cluster that straddles it can be seen whole.
+        var windowEnd = min(bytes.count, cut + 64)
+        while windowEnd < bytes.count, bytes[windowEnd] & 0xC0 == 0x80 { windowEnd -= 1 }
+        guard let window = String(validating: bytes[..<windowEnd], as: UTF8.self) else {
+            return String(decoding: bytes[..<end], as: UTF8.self)
+        }
+        var index = window.utf8.index(window.startIndex, offsetBy: end)
+        var steps = 0
+        while index > window.startIndex, index.samePosition(in: window) == nil {
+            steps += 1
+            guard steps <= 64 else { return String(decoding: bytes[..<end], as: UTF8.self) }
+            index = window.utf8.index(before: index)
+        }
+        return String(decoding: bytes[..<window.utf8.distance(from: window.startIndex, to: index)], as: UTF8.self)
+    }
+}

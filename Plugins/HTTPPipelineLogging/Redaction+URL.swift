@@ -1,0 +1,141 @@
+public import Foundation
+
+extension Redaction {
+    /// The URL to log.
+    ///
+    /// User info is replaced by the mark (user and password alike), the values of secret query
+    /// items (and of secret `name=value` items in the fragment or in path parameters such as
+    /// `;jsessionid=…`) are replaced by the mark, and so is any query value that, once decoded,
+    /// hides a secret of its own (a redirect URL carrying a `code`, say). Everything else is kept
+    /// exactly as it was encoded, including the secret items' names. The query is parsed from
+    /// its percent-encoded text, so odd encodings (`%00`, a lone `%`, invalid sequences) are
+    /// handled, never rejected.
+    ///
+    /// - Parameter url: The URL as sent.
+    /// - Returns: The URL's absolute string with its secrets replaced by ``mark``.
+    public func url(_ url: URL) -> String {
+        String(decoding: redactURL(Array(url.absoluteString.utf8)[...], depth: 0), as: UTF8.self)
+    }
+
+    /// A URL given as text, such as one found inside an error description, redacted as by
+    /// ``url(_:)``.
+    ///
+    /// Text that does not look like a URL (one with `scheme://`, or a reference starting with
+    /// `/`, `?` or `#`, and no whitespace) is redacted as free text by ``text(_:)``: any
+    /// `user:pass@` and secret `name=value` pairs are replaced by the mark.
+    ///
+    /// - Parameter text: The URL text, in any encoding state.
+    /// - Returns: The text with its secrets replaced by ``mark``.
+    public func urlString(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        guard Self.looksLikeURL(bytes) else { return self.text(text) }
+        return String(decoding: redactURL(bytes[...], depth: 0), as: UTF8.self)
+    }
+
+    /// Whether text is one URL or URL reference: no whitespace or controls, and `scheme://` or a
+    /// leading `/`, `?` or `#`.
+    static func looksLikeURL(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first, !bytes.contains(where: { ASCII.endsURL($0) }) else { return false }
+        if first == ASCII.slash || first == ASCII.question || first == ASCII.hash { return true }
+        guard let colon = schemeColon(bytes[...]) else { return false }
+        return bytes[(colon + 1)...].starts(with: "//".utf8)
+    }
+
+    /// The index of the `:` ending a URL's scheme, if it has one.
+    static func schemeColon(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard let first = bytes.first, ASCII.isLetter(first) else { return nil }
+        var index = bytes.startIndex
+        while index < bytes.endIndex, ASCII.isSchemeCharacter(bytes[index]) { index += 1 }
+        return index < bytes.endIndex && bytes[index] == ASCII.colon ? index : nil
+    }
+
+    /// Redacts one URL or URL reference.
+    ///
+    /// - Parameters:
+    ///   - bytes: The URL's text.
+    ///   - depth: How deeply nested this URL was found; bounds the recursion.
+    /// - Returns: The redacted text.
+    func redactURL(_ bytes: ArraySlice<UInt8>, depth: Int) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        if let colon = Self.schemeColon(bytes) {
+            guard bytes[(colon + 1)...].starts(with: "//".utf8) else {
+                // An opaque URL (`mailto:`, `token:abc`): no structure to rely on.
+                return redactText(bytes, depth: depth)
+            }
+            output.append(contentsOf: bytes[...(colon + 2)])
+            index = colon + 3
+            index = appendAuthority(bytes, from: index, to: &output)
+        } else if bytes.starts(with: "//".utf8) {
+            output.append(contentsOf: "//".utf8)
+            index = appendAuthority(bytes, from: bytes.startIndex + 2, to: &output)
+        }
+        let rest = bytes[index...]
+        let queryStart = rest.firstIndex { $0 == ASCII.question || $0 == ASCII.hash } ?? rest.endIndex
+        // Path: each segment may carry `;name=value` parameters.
+        var segmentStart = index
+        for position in index...queryStart where position == queryStart || bytes[position] == ASCII.slash {
+            appendPairs(bytes[segmentStart..<position], field: .query, depth: depth, to: &output)
+            if position < queryStart { output.append(ASCII.slash) }
+            segmentStart = position + 1
+        }
+        guard queryStart < bytes.endIndex else { return output }
+        var fragmentStart = bytes.endIndex
+        if bytes[queryStart] == ASCII.question {
+            fragmentStart = bytes[queryStart...].firstIndex(of: ASCII.hash) ?? bytes.endIndex
+            output.append(ASCII.question)
+            appendPairs(bytes[(queryStart + 1)..<fragmentStart], field: .query, depth: depth, to: &output)
+        } else {
+            fragmentStart = queryStart
+        }
+        guard fragmentStart < bytes.endIndex else { return output }
+        // The fragment: OAuth's implicit flow puts `access_token=…` there.
+        output.append(ASCII.hash)
+        appendPairs(bytes[(fragmentStart + 1)...], field: .query, depth: depth, to: &output)
+        return output
+    }
+
+    /// Appends the authority starting at `start` with its user info redacted.
+    ///
+    /// - Returns: Where the authority ends.
+    private func appendAuthority(_ bytes: ArraySlice<UInt8>, from start: Int, to output: inout [UInt8]) -> Int {
+        let rest = bytes[start...]
+        var end = rest.firstIndex { $0 == ASCII.slash || $0 == ASCII.question || $0 == ASCII.hash } ?? rest.endIndex
+        var at = bytes[start..<end].lastIndex(of: ASCII.at)
+        if at == nil, Self.hasNonNumericPort(bytes[start..<end]) {
+            // A password with an unencoded `/`, `?` or `#` (`https://u:pa/ss@host`): the `@` comes
+            // later. Without one, what looks like a port may be a password: hide it.
+            let hostEnd = rest.firstIndex { $0 == ASCII.question || $0 == ASCII.hash } ?? rest.endIndex
+            if let later = bytes[start..<hostEnd].lastIndex(of: ASCII.at) {
+                at = later
+                end = bytes[later...].firstIndex { $0 == ASCII.slash || $0 == ASCII.question || $0 == ASCII.hash }
+                    ?? bytes.endIndex
+            } else if let colon = bytes[start..<end].firstIndex(of: ASCII.colon) {
+                output.append(contentsOf: bytes[start...colon])
+                output.append(contentsOf: Self.markBytes)
+                return end
+            }
+        }
+        guard let at else {
+            output.append(contentsOf: bytes[start..<end])
+            return end
+        }
+        if at > start {
+            let hasPassword = bytes[start..<at].contains(ASCII.colon)
+            output.append(contentsOf: hasPassword ? Self.markPairBytes : Self.markBytes)
+        }
+        output.append(contentsOf: bytes[at..<end])
+        return end
+    }
+
+    /// Whether an authority without `@` has a `:` followed by something other than a port.
+    static func hasNonNumericPort(_ authority: ArraySlice<UInt8>) -> Bool {
+        var host = authority
+        if host.first == ASCII.leftBracket, let close = host.firstIndex(of: ASCII.rightBracket) {
+            host = host[(close + 1)...]
+        }
+        guard let colon = host.firstIndex(of: ASCII.colon) else { return false }
+        return !host[(colon + 1)...].allSatisfy(ASCII.isDigit)
+    }
+}

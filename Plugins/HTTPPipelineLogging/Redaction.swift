@@ -1,0 +1,138 @@
+/// What the logging middleware hides, and how.
+///
+/// A `Redaction` is a value: the logging middleware keeps one and asks it for the loggable form of
+/// every header, URL, body and error it records. It is deny-by-default: ``default`` hides every
+/// built-in secret header name and pattern, secret query names and patterns, URL user info and
+/// secret body fields, and a redacted value always shows the fixed ``mark``, never its length or a
+/// prefix of it.
+///
+/// Adjust it with builders that return a modified copy; names are compared case-insensitively:
+///
+/// ```swift
+/// let redaction = Redaction.default
+///     .redactingHeaders(["X-Tenant-Pin"])
+///     .allowingHeaders(["X-Request-Key-Id"])
+///     .redactingBodyFields(["ssn"])
+/// redaction.headerValue(name: "Authorization", value: "Bearer abc") // "<redacted>"
+/// ```
+///
+/// What counts as secret:
+/// - **Headers**: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, and any name
+///   containing `token`, `secret`, `key`, `password`, `passwd`, `session`, `signature`,
+///   `credential` or `auth`; plus ``redactingHeaders(_:)``, minus ``allowingHeaders(_:)``.
+/// - **Query items** (names percent-decoded up to four times): `access_token`, `refresh_token`,
+///   `id_token`, `token`, `api_key`, `apikey`, `key`, `client_secret`, `password`, `code`,
+///   `signature`, `sig`, `x-amz-signature`, `x-amz-credential`, `x-amz-security-token`, `auth`,
+///   `session`, and any name containing `token`, `secret`, `password`, `signature`,
+///   `credential`, `session`, `apikey` or `api_key`; plus ``redactingQueryItems(_:)``, minus
+///   ``allowingQueryItems(_:)``. A name that still decodes further after four rounds is secret.
+/// - **Body fields** (JSON keys at any depth, form fields): the query-name rules plus
+///   ``redactingBodyFields(_:)`` and ``redactingQueryItems(_:)``. The query allow-list does not
+///   apply to bodies.
+/// - **Free text** (text bodies, error descriptions): `name=value`, `"name": value` and
+///   `name: value` where `name` is secret under the body-field or the header rules, user info in
+///   any URL or `user:pass@host`, and the credential after a `Bearer` or `Basic` scheme word.
+public struct Redaction: Sendable {
+    /// The fixed mark a redacted value is replaced with: `<redacted>`.
+    ///
+    /// It never carries a length or a prefix of the secret it replaces.
+    public static let mark: String = "<redacted>"
+
+    /// Everything switched on: the built-in secret header names and patterns, secret query names
+    /// and patterns, URL user info and secret body fields, with no additions and no allow-lists.
+    public static let `default`: Redaction = Redaction()
+
+    /// Extra secret header names, normalised (trimmed, lowercased).
+    var extraHeaders: Set<String> = []
+    /// Header names shown even when they look secret, normalised.
+    var allowedHeaders: Set<String> = []
+    /// Extra secret query item names, normalised.
+    var extraQueryItems: Set<String> = []
+    /// Query item names shown even when they look secret, normalised.
+    var allowedQueryItems: Set<String> = []
+    /// Extra secret body field names, normalised.
+    var extraBodyFields: Set<String> = []
+
+    /// The options of ``default``; users start from there.
+    init() {}
+
+    /// Returns a copy that also hides the headers with these names.
+    ///
+    /// - Parameter names: Header names to hide, compared case-insensitively.
+    /// - Returns: The modified options. A name also passed to ``allowingHeaders(_:)`` stays shown:
+    ///   the allow-list wins.
+    public func redactingHeaders(_ names: [String]) -> Redaction {
+        var copy = self
+        copy.extraHeaders.formUnion(names.map(RedactionNames.normalized))
+        return copy
+    }
+
+    /// Returns a copy that shows the headers with these names even though they match a secret
+    /// name or pattern: the explicit choice wins over every built-in rule and addition.
+    ///
+    /// - Parameter names: Header names to show, compared case-insensitively.
+    /// - Returns: The modified options.
+    public func allowingHeaders(_ names: [String]) -> Redaction {
+        var copy = self
+        copy.allowedHeaders.formUnion(names.map(RedactionNames.normalized))
+        return copy
+    }
+
+    /// Returns a copy that also hides the values of query items with these names (and of form
+    /// and JSON body fields with these names).
+    ///
+    /// - Parameter names: Decoded query item names to hide, compared case-insensitively.
+    /// - Returns: The modified options. A name also passed to ``allowingQueryItems(_:)`` stays
+    ///   shown in URLs.
+    public func redactingQueryItems(_ names: [String]) -> Redaction {
+        var copy = self
+        copy.extraQueryItems.formUnion(names.map(RedactionNames.normalized))
+        return copy
+    }
+
+    /// Returns a copy that shows the values of query items with these names even though they
+    /// match a secret name or pattern. Applies to URLs only, not to bodies or free text.
+    ///
+    /// - Parameter names: Decoded query item names to show, compared case-insensitively.
+    /// - Returns: The modified options.
+    public func allowingQueryItems(_ names: [String]) -> Redaction {
+        var copy = self
+        copy.allowedQueryItems.formUnion(names.map(RedactionNames.normalized))
+        return copy
+    }
+
+    /// Returns a copy that also hides JSON and form body fields with these names, at any depth.
+    ///
+    /// - Parameter names: Field names to hide, compared case-insensitively.
+    /// - Returns: The modified options.
+    public func redactingBodyFields(_ names: [String]) -> Redaction {
+        var copy = self
+        copy.extraBodyFields.formUnion(names.map(RedactionNames.normalized))
+        return copy
+    }
+
+    /// Whether a header name is secret under these options.
+    ///
+    /// - Parameter name: The header name, in any case; surrounding whitespace is ignored.
+    /// - Returns: `true` when the name is a built-in secret name, matches a secret pattern or was
+    ///   added with ``redactingHeaders(_:)``, and was not allowed with ``allowingHeaders(_:)``.
+    public func isSecretHeader(_ name: String) -> Bool {
+        isSecretHeader(normalized: RedactionNames.normalized(name))
+    }
+
+    /// The header value to log.
+    ///
+    /// - Parameters:
+    ///   - name: The header name, in any case.
+    ///   - value: The header value as sent or received.
+    /// - Returns: ``mark`` when the name is secret; the value unchanged when the name was allowed
+    ///   with ``allowingHeaders(_:)``; otherwise the value with any secrets inside it (a URL's
+    ///   user info and secret query items, as in `Location` or `Link`, or secret `name=value`
+    ///   pairs) redacted as by ``text(_:)``.
+    public func headerValue(name: String, value: String) -> String {
+        let normalized = RedactionNames.normalized(name)
+        if allowedHeaders.contains(normalized) { return value }
+        if isSecretHeader(normalized: normalized) { return Self.mark }
+        return text(value)
+    }
+}

@@ -1,0 +1,83 @@
+import HTTPPipeline
+
+/// A limit on retries shared by every request through one retry middleware, so that a failing
+/// dependency sees bounded extra load instead of a retry storm.
+///
+/// In the spirit of tower's `TpsBudget`: every first attempt deposits, every retry withdraws, and
+/// over a sliding ``window`` retries may add at most ``ratio`` of the first attempts, plus
+/// ``minimumRetries`` so that a quiet client can still retry. With the defaults (0.2, 10, 10 s),
+/// 1,000 calls against a dead server make at most 1,000 × 1.2 + 10 attempts in a window.
+///
+/// One budget belongs to one middleware value and its copies; give two middleware the same
+/// budget to make them share it.
+public final class RetryBudget: Sendable {
+    /// The share of first attempts that retries may add, from 0 to 10.
+    public let ratio: Double
+    /// Retries always allowed per window, whatever the traffic.
+    public let minimumRetries: Int
+    /// How far back deposits and withdrawals count.
+    public let window: Duration
+
+    private static let slotCount = 10
+    private struct Slot {
+        var index: Int64 = .min
+        var deposits = 0
+        var withdrawals = 0
+    }
+    private let slots = Locked([Slot](repeating: Slot(), count: RetryBudget.slotCount))
+
+    /// Creates a budget.
+    ///
+    /// - Parameters:
+    ///   - ratio: The share of first attempts that retries may add; 0.2 by default.
+    ///   - minimumRetries: Retries always allowed per window; 10 by default.
+    ///   - window: How far back traffic counts; 10 seconds by default, from 1 second to 1 hour.
+    /// - Throws: ``RetryPolicyError/invalidBudget(_:)`` when a value is out of range.
+    public init(ratio: Double = 0.2, minimumRetries: Int = 10, window: Duration = .seconds(10)) throws(RetryPolicyError) {
+        guard ratio.isFinite, (0...10).contains(ratio) else { throw .invalidBudget("the ratio must be between 0 and 10") }
+        guard (0...1_000_000).contains(minimumRetries) else { throw .invalidBudget("the minimum must be between 0 and 1,000,000") }
+        guard window >= .seconds(1), window <= .seconds(3_600) else { throw .invalidBudget("the window must be between 1 second and 1 hour") }
+        self.ratio = ratio
+        self.minimumRetries = minimumRetries
+        self.window = window
+    }
+
+    /// Records a first attempt at `elapsed` time on the middleware's clock.
+    func deposit(at elapsed: Duration) {
+        let index = slotIndex(elapsed)
+        slots.withLock { slots in
+            slots[Self.touch(&slots, index)].deposits += 1
+        }
+    }
+
+    /// Takes one retry out of the budget at `elapsed`, if the budget allows it.
+    ///
+    /// - Returns: `false` when retries in the window already reach the allowance.
+    func withdraw(at elapsed: Duration) -> Bool {
+        let index = slotIndex(elapsed)
+        return slots.withLock { slots in
+            let position = Self.touch(&slots, index)
+            let live = slots.filter { $0.index > index - Int64(Self.slotCount) }
+            let deposits = live.reduce(0) { $0 + $1.deposits }
+            let withdrawals = live.reduce(0) { $0 + $1.withdrawals }
+            let allowance = Int((Double(deposits) * ratio).rounded(.down)) + minimumRetries
+            guard withdrawals < allowance else { return false }
+            slots[position].withdrawals += 1
+            return true
+        }
+    }
+
+    private func slotIndex(_ elapsed: Duration) -> Int64 {
+        let slot = window / Self.slotCount
+        return Int64(elapsed / slot)
+    }
+
+    /// The position of the slot for `index`, emptied first if it holds an older window's counts.
+    private static func touch(_ slots: inout [Slot], _ index: Int64) -> Int {
+        let position = Int(((index % Int64(slotCount)) + Int64(slotCount)) % Int64(slotCount))
+        if slots[position].index != index {
+            slots[position] = Slot(index: index)
+        }
+        return position
+    }
+}

@@ -1,0 +1,137 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+public import HTTPPipeline
+
+/// Retries transient failures with exponential backoff and jitter, within an attempt cap, a
+/// deadline and a shared budget; honours `Retry-After`; never replays a request that is not
+/// safe to send twice.
+///
+/// ```swift
+/// let pipeline = Pipeline(transport: URLSessionTransport()) {
+///     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])
+///     RetryMiddleware(policy: .default)
+///     LoggingMiddleware(level: .basic, sink: sink)   // logs every attempt, with its number
+/// }
+/// ```
+///
+/// When attempts run out on a retryable status the last response is returned (a 503 is a
+/// response, not an error); on a transport error the last error is thrown. Each attempt runs with
+/// ``HTTPPipeline/HTTPAttempt/current`` set to its number (1, 2, …) for the layers inside. A
+/// cancelled task stops waiting at once with `CancellationError`, and no attempt starts after
+/// cancellation. Waits are slept on the injected clock, so tests never sleep for real.
+///
+/// ## Ordering
+/// - **Outside auth**: every attempt runs auth again, so a token refreshed after a 401 is used by
+///   the next attempt. Inside auth, a retried attempt replays the old credential.
+/// - **Outside logging** to log every attempt with its number; inside logging, one record per call.
+/// - **Inside default headers** so every attempt carries the same computed headers (one request
+///   ID per call); outside them, each attempt recomputes them.
+/// - Anywhere relative to gzip decoding; outside it, a corrupt body is not a reason to retry.
+public struct RetryMiddleware: HTTPMiddleware {
+    /// What to retry and how long to wait.
+    public let policy: RetryPolicy
+    let budget: RetryBudget?
+    let timeline: Timeline
+    let random: RandomSource
+    let now: @Sendable () -> Date
+
+    /// Creates the middleware.
+    ///
+    /// - Parameters:
+    ///   - policy: What to retry and how long to wait; ``RetryPolicy/default`` by default.
+    ///   - budget: The retry budget this middleware (and its copies) spend from; `nil` for none.
+    ///     A fresh default budget unless given.
+    ///   - clock: The clock waits are slept on and the deadline is measured with.
+    ///   - random: The source of jitter.
+    ///   - now: The wall clock, for `Retry-After` dates when a response has no `Date` header.
+    public init(
+        policy: RetryPolicy = .default,
+        budget: RetryBudget? = RetryMiddleware.defaultBudget(),
+        clock: any Clock<Duration> = ContinuousClock(),
+        random: RandomSource = .system,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.policy = policy
+        self.budget = budget
+        self.timeline = Timeline(clock)
+        self.random = random
+        self.now = now
+    }
+
+    /// A budget with the default numbers (20 % of first attempts plus 10 per 10 seconds).
+    ///
+    /// - Returns: A new budget.
+    public static func defaultBudget() -> RetryBudget? {
+        try? RetryBudget()
+    }
+
+    /// Sends the request, retrying as the policy allows.
+    ///
+    /// - Parameters:
+    ///   - request: The request; an `Idempotency-Key` is added first when the policy says so.
+    ///   - next: The rest of the pipeline, called once per attempt.
+    /// - Returns: The first response not worth retrying, or the last one.
+    /// - Throws: The last attempt's error when it is not worth retrying or attempts ran out, or
+    ///   `CancellationError` when the task is cancelled.
+    public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        let request = preparing(request)
+        let start = timeline.elapsed
+        budget?.deposit(at: start)
+        var attempt = 1
+        var previousDelay: Duration?
+        while true {
+            try Task.checkCancellation()
+            let result: Result<(Data, HTTPURLResponse), any Error>
+            do {
+                result = .success(try await HTTPAttempt.$current.withValue(attempt) { try await next(request) })
+            } catch {
+                result = .failure(error)
+            }
+            guard attempt < policy.maximumAttempts,
+                let delay = delayBeforeRetry(after: result, request: request, retry: attempt, previous: previousDelay, start: start)
+            else {
+                return try result.get()
+            }
+            try await timeline.sleep(for: delay)
+            attempt += 1
+            previousDelay = delay
+        }
+    }
+
+    /// The wait before another attempt, or `nil` when there must be none.
+    private func delayBeforeRetry(
+        after result: Result<(Data, HTTPURLResponse), any Error>,
+        request: URLRequest,
+        retry: Int,
+        previous: Duration?,
+        start: Duration
+    ) -> Duration? {
+        let outcome: RetryPolicy.Outcome = switch result {
+        case .success(let (_, response)): .response(response)
+        case .failure(let error): .failure(error)
+        }
+        guard policy.shouldRetry(outcome, for: request) else { return nil }
+        var delay = policy.backoff.delay(beforeRetry: retry, previous: previous, random: random)
+        if case .response(let response) = outcome, let retryAfter = policy.retryAfter(response, now: now()) {
+            guard case .delay(let asked) = retryAfter, asked <= policy.maximumDelay else { return nil }
+            delay = max(delay, asked)
+        }
+        guard timeline.elapsed - start + delay < policy.deadline else { return nil }
+        guard budget?.withdraw(at: timeline.elapsed) ?? true else { return nil }
+        return delay
+    }
+
+    /// The request as every attempt sends it: with an `Idempotency-Key` when the policy adds one
+    /// to POST and PATCH requests that lack it.
+    private func preparing(_ request: URLRequest) -> URLRequest {
+        guard policy.addsIdempotencyKey,
+            request.value(forHTTPHeaderField: "Idempotency-Key") == nil,
+            !policy.idempotentMethods.contains((request.httpMethod ?? "GET").uppercased())
+        else { return request }
+        var keyed = request
+        keyed.setValue(UUID().uuidString, forHTTPHeaderField: "Idempotency-Key")
+        return keyed
+    }
+}

@@ -1,0 +1,60 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+extension RetryPolicy {
+    /// What one attempt ended in.
+    public enum Outcome: Sendable {
+        /// A response arrived.
+        case response(HTTPURLResponse)
+        /// An error was thrown.
+        case failure(any Error)
+    }
+
+    /// Whether an outcome is worth another attempt, judged by the outcome alone (attempts left,
+    /// the deadline and the budget are the middleware's business).
+    ///
+    /// - Parameters:
+    ///   - outcome: What the attempt ended in.
+    ///   - request: The request that was sent.
+    /// - Returns: `true` when the request may be replayed and the outcome looks transient.
+    public func shouldRetry(_ outcome: Outcome, for request: URLRequest) -> Bool {
+        guard isReplayable(request) else { return false }
+        switch outcome {
+        case .response(let response):
+            return retryableStatuses.contains(response.statusCode)
+        case .failure(let error):
+            if error is CancellationError { return false }
+            guard let urlError = error as? URLError else { return false }
+            return retryableErrors.contains(urlError.code)
+        }
+    }
+
+    /// Whether the request may be sent again: its method is idempotent, or it carries an
+    /// `Idempotency-Key`; and its body is not a stream that was already consumed.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: `true` when sending it twice is safe.
+    public func isReplayable(_ request: URLRequest) -> Bool {
+        guard request.httpBodyStream == nil else { return false }
+        let method = (request.httpMethod ?? "GET").uppercased()
+        if idempotentMethods.contains(method) { return true }
+        return request.value(forHTTPHeaderField: "Idempotency-Key")?.isEmpty == false
+    }
+
+    /// How long the server asked to wait before the next attempt, if this status honours it.
+    ///
+    /// - Parameters:
+    ///   - response: The response.
+    ///   - now: The wall-clock time the response arrived, used when the header is a date and the
+    ///     response has no `Date` header to measure it against.
+    /// - Returns: The wait, or `nil` when there is no usable `Retry-After`.
+    public func retryAfter(_ response: HTTPURLResponse, now: Date) -> RetryAfter? {
+        guard retryAfterStatuses.contains(response.statusCode),
+            let value = response.value(forHTTPHeaderField: "Retry-After")
+        else { return nil }
+        let reference = response.value(forHTTPHeaderField: "Date").flatMap(RetryAfter.parseDate) ?? now
+        return RetryAfter(value, relativeTo: reference)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineAuth
+import HTTPPipelineTesting
+import Testing
+
+@Suite struct AuthBehaviourTests {
+    @Test func bearerAndAPIKeyCredentialsAreAttachedToTheirHeaders() async throws {
+        let transport = ScriptedTransport { _ in .ok() }
+        let bearer = Pipeline(transport: transport) { AuthMiddleware(source: TestSource(current: .bearer("abc")), clock: ManualClock()) }
+        let key = Pipeline(transport: transport) { AuthMiddleware(source: TestSource(current: .apiKey("k-1", header: "X-Api-Key")), clock: ManualClock()) }
+        _ = try await bearer.send(URLRequest(url: testURL))
+        _ = try await key.send(URLRequest(url: testURL))
+        #expect(transport.requests[0].value(forHTTPHeaderField: "Authorization") == "Bearer abc")
+        #expect(transport.requests[1].value(forHTTPHeaderField: "X-Api-Key") == "k-1")
+        #expect(transport.requests[1].value(forHTTPHeaderField: "Authorization") == nil)
+    }
+
+    @Test func customSchemeSetsWhatItNeeds() async throws {
+        let transport = ScriptedTransport { _ in .ok() }
+        let credential = Credential(token: "s3cr3t", scheme: .custom(name: "Authorization") { request, token in
+            request.setValue("Token token=\"\(token)\"", forHTTPHeaderField: "Authorization")
+        })
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: TestSource(current: credential), clock: ManualClock()) }
+        _ = try await pipeline.send(URLRequest(url: testURL))
+        #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == "Token token=\"s3cr3t\"")
+    }
+
+    @Test func requestsThatOptOutOrCarryTheirOwnCredentialPassUntouched() async throws {
+        let transport = ScriptedTransport { _ in .status(401) }
+        let source = TestSource()
+        let options = AuthOptions(skips: { $0.url?.host == "public.example.invalid" })
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, options: options, clock: ManualClock()) }
+        _ = try await pipeline.send(URLRequest(url: URL(string: "https://public.example.invalid/x") ?? testURL))
+        var own = URLRequest(url: testURL)
+        own.setValue("Bearer caller", forHTTPHeaderField: "Authorization")
+        _ = try await pipeline.send(own)
+        #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == [nil, "Bearer caller"])
+        #expect(source.refreshes == 0, "a 401 on an untouched request is the caller's business")
+    }
+
+    @Test func invalidTokenChallengeOnAnotherStatusTriggersARefresh() async throws {
+        let source = TestSource()
+        let transport = ScriptedTransport { request in
+            request.value(forHTTPHeaderField: "Authorization") == "Bearer token-1"
+                ? .ok() : .status(403, headers: ["WWW-Authenticate": #"Bearer realm="api", error="invalid_token""#])
+        }
+        let pipeline = Pipeline(transport: transport) {
+            AuthMiddleware(source: source, options: AuthOptions(isUnauthorized: AuthOptions.invalidTokenChallenge), clock: ManualClock())
+        }
+        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+        #expect(source.refreshes == 1)
+    }
+
+    @Test func missingCredentialIsObtainedByARefreshBeforeTheFirstRequest() async throws {
+        let source = TestSource(current: nil)
+        let transport = server(accepting: { "token-1" })
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
+        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+        #expect(transport.requests.count == 1)
+        #expect(source.state.value.failedWith == [nil])
+    }
+
+    @Test func cancellingOneWaiterLeavesTheRefreshRunningForTheOthers() async throws {
+        let gate = Gate()
+        let source = TestSource(gate: gate)
+        let transport = server(accepting: { "token-1" })
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
+        let leaving = Task { try await pipeline.send(URLRequest(url: testURL)) }
+        let staying = Task { try await pipeline.send(URLRequest(url: testURL)) }
+        await eventually { transport.requests.count == 2 && gate.waiting == 1 }
+        leaving.cancel()
+        await #expect(throws: CancellationError.self) { try await leaving.value }
+        #expect(gate.waiting == 1, "the shared refresh is still running")
+        gate.open()
+        #expect(try await staying.value.1.statusCode == 200)
+        #expect(source.refreshes == 1)
+    }
+
+    @Test func cancellingEveryWaiterAbandonsTheRefreshAndALaterRequestStartsAnew() async throws {
+        let gate = Gate()
+        let source = TestSource(gate: gate)
+        let transport = server(accepting: { "token-2" })
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
+        let call = Task { try await pipeline.send(URLRequest(url: testURL)) }
+        await eventually { gate.waiting == 1 }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        await eventually { gate.waiting == 0 }
+        #expect(gate.waiting == 0, "the refresh task was cancelled")
+        gate.open()
+        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+        #expect(source.refreshes == 2)
+    }
+
+    @Test func credentialDescriptionNeverShowsTheToken() {
+        let credential = Credential.bearer("super-secret-token", expiresAt: Date(timeIntervalSince1970: 0))
+        #expect(!credential.description.contains("super-secret-token"))
+        #expect(!"\(AuthError.refreshFailed(underlying: TokenEndpointDown()))".contains("secret"))
+    }
+
+    @Test func keepsTheMiddlewareContract() async throws {
+        let source = TestSource(current: .bearer("contract-token"))
+        var alreadyAuthorised = URLRequest(url: URL(string: "http://contract.invalid/resource") ?? testURL)
+        alreadyAuthorised.setValue("Bearer caller", forHTTPHeaderField: "Authorization")
+        let report = await MiddlewareContract(passThroughRequest: alreadyAuthorised)
+            .check(AuthMiddleware(source: source, clock: ManualClock()))
+        #expect(report.violations.isEmpty, "\(report)")
+    }
+}

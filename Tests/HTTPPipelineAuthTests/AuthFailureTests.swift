@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineAuth
+import HTTPPipelineTesting
+import Testing
+
+struct TokenEndpointDown: Error {}
+
+@Suite struct AuthFailureTests {
+    @Test func failedRefreshFailsEveryWaiterWithTheSameErrorThenALaterRequestRecovers() async throws {
+        let gate = Gate()
+        let source = TestSource(gate: gate)
+        source.fail(with: TokenEndpointDown())
+        let transport = server(accepting: { "token-2" })
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
+        let errors = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    do {
+                        _ = try await pipeline.send(URLRequest(url: testURL))
+                        return "succeeded"
+                    } catch AuthError.refreshFailed(let underlying) where underlying is TokenEndpointDown {
+                        return "refreshFailed(TokenEndpointDown)"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            await eventually { transport.requests.count >= 100 }
+            gate.open()
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(Set(errors) == ["refreshFailed(TokenEndpointDown)"])
+        #expect(source.refreshes == 1)
+
+        source.fail(with: nil)
+        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+        #expect(source.refreshes == 2)
+    }
+
+    @Test func rejectedRefreshTokenAsksForReauthentication() async throws {
+        let source = TestSource()
+        source.fail(with: RefreshTokenRejected())
+        let pipeline = Pipeline(transport: server(accepting: { "never" })) { AuthMiddleware(source: source, clock: ManualClock()) }
+        await #expect { try await pipeline.send(URLRequest(url: testURL)) } throws: { error in
+            if case AuthError.reauthenticationRequired = error { return true }
+            return false
+        }
+    }
+
+    @Test func serverThatRejectsEveryTokenGetsOneReplayAndTheSecond401IsReturned() async throws {
+        let source = TestSource()
+        let transport = server(accepting: { "never" })
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
+        let (_, response) = try await pipeline.send(URLRequest(url: testURL))
+        #expect(response.statusCode == 401)
+        #expect(transport.requests.count == 2)
+        #expect(source.refreshes == 1)
+    }
+
+    @Test func tooManyRefreshesFailClearlyUntilTheWindowMovesOn() async throws {
+        let clock = ManualClock()
+        let source = TestSource()
+        let transport = server(accepting: { "never" })
+        let options = AuthOptions(refreshLimit: 3, refreshLimitWindow: .seconds(60))
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, options: options, clock: clock) }
+        for _ in 0..<3 {
+            #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 401)
+        }
+        await #expect { try await pipeline.send(URLRequest(url: testURL)) } throws: { error in
+            if case AuthError.tooManyRefreshes(limit: 3, window: .seconds(60)) = error { return true }
+            return false
+        }
+        #expect(source.refreshes == 3, "the token endpoint was not called a fourth time")
+        clock.advance(by: .seconds(61))
+        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 401)
+        #expect(source.refreshes == 4)
+    }
+
+    @Test func cooldownFailsFastAfterAFailedRefreshThenAllowsAnotherTry() async throws {
+        let clock = ManualClock()
+        let source = TestSource()
+        source.fail(with: TokenEndpointDown())
+        let pipeline = Pipeline(transport: server(accepting: { "token-2" })) {
+            AuthMiddleware(source: source, options: AuthOptions(cooldownAfterFailure: .seconds(30)), clock: clock)
+        }
+        for _ in 0..<3 {
+            await #expect(throws: AuthError.self) { try await pipeline.send(URLRequest(url: testURL)) }
+        }
+        #expect(source.refreshes == 1)
+        source.fail(with: nil)
+        clock.advance(by: .seconds(31))
+        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+    }
+
+    @Test func hangingSourceTimesOutForEveryWaiter() async throws {
+        let clock = ManualClock()
+        let source = TestSource(gate: Gate())   // never opened
+        let transport = server(accepting: { "token-1" })
+        let pipeline = Pipeline(transport: transport) {
+            AuthMiddleware(source: source, options: AuthOptions(refreshTimeout: .seconds(5)), clock: clock)
+        }
+        let calls = (0..<10).map { _ in Task { try await pipeline.send(URLRequest(url: testURL)) } }
+        await eventually { transport.requests.count == 10 }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(5))
+        for call in calls {
+            await #expect { try await call.value } throws: { error in
+                if case AuthError.refreshTimedOut(after: .seconds(5)) = error { return true }
+                return false
+            }
+        }
+        #expect(source.refreshes == 1)
+    }
+
+    @Test(arguments: ["", "has space", "line\r\nX-Injected: 1", "nul\u{0}", "caf\u{E9}"])
+    func unsendableTokenIsATypedErrorAndNothingIsSentWithIt(token: String) async throws {
+        let source = TestSource(current: .bearer(token))
+        let transport = server(accepting: { "token-1" })
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
+        await #expect { try await pipeline.send(URLRequest(url: testURL)) } throws: { error in
+            if case AuthError.invalidCredential = error { return !"\(error)".contains(token) || token.isEmpty }
+            return false
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func refreshReturningAnUnsendableTokenFailsTheRefresh() async throws {
+        let source = TestSource()
+        source.state.withLock { $0.nextToken = { _ in "bad\ntoken" } }
+        let transport = server(accepting: { "token-1" })
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
+        await #expect(throws: AuthError.self) { try await pipeline.send(URLRequest(url: testURL)) }
+        #expect(source.state.value.persisted.isEmpty, "an unusable credential is never persisted")
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func sourceThatCannotReadItsStorageFailsWithATypedError() async throws {
+        struct Unreadable: CredentialSource {
+            func currentCredential() async throws -> Credential? { throw TokenEndpointDown() }
+            func refreshCredential(after failed: Credential?) async throws -> Credential { .bearer("x") }
+        }
+        let pipeline = Pipeline(transport: server(accepting: { "x" })) { AuthMiddleware(source: Unreadable(), clock: ManualClock()) }
+        await #expect(throws: AuthError.self) { try await pipeline.send(URLRequest(url: testURL)) }
+    }
+}

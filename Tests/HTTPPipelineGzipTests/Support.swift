@@ -1,0 +1,138 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineGzip
+import HTTPPipelineTesting
+import Testing
+
+/// Fixtures, encoders and a one-call pipeline for the gzip tests.
+enum Support {
+    static let url = URL(string: "http://gzip.invalid/books") ?? URL(fileURLWithPath: "/")
+
+    /// A committed fixture from `Fixtures/`, made by `Scripts/make-gzip-fixtures.py`.
+    static func fixture(_ name: String) throws -> Data {
+        let url = try #require(
+            Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
+            "missing fixture \(name)"
+        )
+        return try Data(contentsOf: url)
+    }
+
+    /// The plain JSON most fixtures decode to.
+    static func sample() throws -> Data { try fixture("sample.json") }
+
+    static func request(headers: [String: String] = [:], body: Data? = nil) -> URLRequest {
+        var request = URLRequest(url: url)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let body {
+            request.httpMethod = "POST"
+            request.httpBody = body
+        }
+        return request
+    }
+
+    /// Sends one request through `GzipMiddleware(options)` over a transport answering with
+    /// `body` and `headers`; returns what the caller gets back.
+    static func send(
+        _ body: Data,
+        headers: [String: String],
+        options: GzipOptions = .default,
+        request: URLRequest = request()
+    ) async throws -> (Data, HTTPURLResponse) {
+        let transport = ScriptedTransport([.status(200, headers: headers, body: body)])
+        return try await Pipeline(transport: transport) { GzipMiddleware(options) }.send(request)
+    }
+
+    /// Runs `send` and returns its ``GzipError``, or `nil` if it succeeded or threw something else.
+    static func gzipError(
+        _ body: Data,
+        headers: [String: String],
+        options: GzipOptions = .default
+    ) async -> GzipError? {
+        do {
+            _ = try await send(body, headers: headers, options: options)
+            return nil
+        } catch {
+            return error as? GzipError
+        }
+    }
+
+    /// About `approximateSize` bytes of API-like JSON, the same for the same seed.
+    static func generatedJSON(approximateSize: Int, seed: UInt64 = 1) -> Data {
+        var rng = SplitMix64(seed: seed)
+        var text = #"{"items":["#
+        var index = 0
+        while text.utf8.count < approximateSize {
+            if index > 0 { text += "," }
+            let price = rng.next() % 10_000
+            text += #"{"id":\#(index),"sku":"SKU-\#(rng.next() % 100_000)","name":"Item \#(index)","#
+            text += #""price":\#(price / 100).\#(price % 100),"inStock":\#(rng.next() % 2 == 0),"tags":["a","b\#(index % 13)"]}"#
+            index += 1
+        }
+        return Data((text + "]}").utf8)
+    }
+
+    /// The path of an executable on `PATH`, or `nil`.
+    static func tool(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":")
+            .map { "\($0)/\(name)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs an encoder on `data` (written to a temporary file) and returns what it writes to
+    /// standard output.
+    static func encode(_ data: Data, with tool: String, arguments: [String]) throws -> Data {
+        let input = FileManager.default.temporaryDirectory
+            .appending(path: "gzip-test-\(UUID().uuidString).json")
+        try data.write(to: input)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments + [input.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let encoded = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "\(tool) failed")
+        return encoded
+    }
+}
+
+/// A small, fast, seeded generator (SplitMix64): the same seed gives the same inputs on every
+/// machine, so a failing case can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A middleware that records the body size and `Content-Encoding` it sees coming back.
+struct BodyRecorder: HTTPMiddleware {
+    let name: String
+    let seen = Locked<[(bytes: Int, encoding: String?)]>([])
+
+    init(_ name: String) {
+        self.name = name
+    }
+
+    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await next(request)
+        let encoding = response.value(forHTTPHeaderField: "Content-Encoding")
+        seen.withLock { $0.append((data.count, encoding)) }
+        return (data, response)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineLogging
+import HTTPPipelineTesting
+import Testing
+
+@Suite struct LoggingMiddlewareTests {
+    let url = URL(string: "https://user:hunter2@api.example.invalid/books/1?access_token=tok-SECRET-1&page=2") ?? URL(fileURLWithPath: "/")
+
+    func request(method: String = "GET", body: Data? = nil, headers: [String: String] = [:]) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.httpBody = body
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    func log(
+        _ level: LogLevel,
+        _ request: URLRequest,
+        reply: ScriptedTransport.Reply = .status(200, headers: ["Content-Type": "application/json"], body: Data(#"{"ok":true}"#.utf8))
+    ) async -> InMemoryLogSink {
+        let sink = InMemoryLogSink()
+        let pipeline = Pipeline(transport: ScriptedTransport([reply])) { LoggingMiddleware(level: level, sink: sink) }
+        _ = try? await pipeline.send(request)
+        return sink
+    }
+
+    @Test func basicLevelWritesOneRecordWithTheFactsOfTheExchange() async throws {
+        let sink = await log(.basic, request(method: "POST", body: Data("12345".utf8)))
+        let record = try #require(sink.records.first)
+        #expect(sink.records.count == 1)
+        #expect(record.method == "POST")
+        #expect(record.outcome == .response(status: 200))
+        #expect(record.requestBytes == 5)
+        #expect(record.responseBytes == 11)
+        #expect(record.attempt == nil)
+        #expect(record.url.hasPrefix("https://"))
+        #expect(record.url.contains("page=2"))
+        #expect(!record.url.contains("tok-SECRET-1"))
+        #expect(!record.url.contains("hunter2"))
+        #expect(record.requestHeaders.isEmpty && record.responseHeaders.isEmpty)
+        #expect(record.requestBody == nil && record.responseBody == nil)
+        #expect(!record.formatted.contains("\n"), "basic is one line")
+    }
+
+    @Test func noneLevelMakesNoRecordAndNeverCallsTheSink() async {
+        let calls = Locked(0)
+        let pipeline = Pipeline(transport: ScriptedTransport([.ok()])) {
+            LoggingMiddleware(level: .none) { _ in calls.withLock { $0 += 1 } }
+        }
+        _ = try? await pipeline.send(request())
+        #expect(calls.value == 0)
+    }
+
+    @Test func headersLevelShowsHeadersWithSecretsRedacted() async throws {
+        let sink = await log(.headers, request(headers: ["Authorization": "Bearer tok-SECRET-2", "Accept": "application/json"]))
+        let record = try #require(sink.records.first)
+        #expect(record.requestHeaders.contains(.init(name: "Authorization", value: Redaction.mark)))
+        #expect(record.requestHeaders.contains(.init(name: "Accept", value: "application/json")))
+        #expect(record.responseHeaders.contains(.init(name: "Content-Type", value: "application/json")))
+        #expect(!sink.text.contains("tok-SECRET-2"))
+        #expect(record.requestBody == nil)
+    }
+
+    @Test func bodyLevelShowsBodiesWithSecretFieldsRedacted() async throws {
+        let body = Data(#"{"user":"ada","password":"pw-SECRET-3","profile":{"api_key":"key-SECRET-4"}}"#.utf8)
+        let reply = ScriptedTransport.Reply.status(200, headers: ["Content-Type": "application/json"], body: Data(#"{"refresh_token":"tok-SECRET-5","name":"shelf"}"#.utf8))
+        let sink = await log(.body, request(method: "POST", body: body, headers: ["Content-Type": "application/json"]), reply: reply)
+        let record = try #require(sink.records.first)
+        #expect(record.requestBody?.contains("ada") == true)
+        #expect(record.responseBody?.contains("shelf") == true)
+        for secret in ["pw-SECRET-3", "key-SECRET-4", "tok-SECRET-5"] {
+            #expect(!sink.text.contains(secret))
+        }
+    }
+
+    @Test func thrownErrorIsLoggedByKindAndItsDescriptionIsRedacted() async throws {
+        let failing = URLError(.timedOut, userInfo: [
+            NSURLErrorFailingURLErrorKey: URL(string: "https://api.example.invalid/x?access_token=tok-SECRET-6") as Any,
+        ])
+        let sink = await log(.headers, request(), reply: .failure(failing))
+        let record = try #require(sink.records.first)
+        #expect(record.outcome == .failure(kind: "URLError.timedOut"))
+        #expect(record.responseBytes == nil)
+        #expect(record.errorDescription != nil)
+        #expect(!sink.text.contains("tok-SECRET-6"))
+    }
+
+    @Test func cancellationIsLoggedAsCancelled() async throws {
+        let sink = await log(.basic, request(), reply: .failure(CancellationError()))
+        #expect(sink.records.first?.outcome == .failure(kind: "cancelled"))
+    }
+
+    @Test func attemptNumberSetByARetryingLayerOutsideIsRecorded() async throws {
+        let sink = InMemoryLogSink()
+        let pipeline = Pipeline(transport: ScriptedTransport([.status(503), .ok()])) {
+            LoggingMiddleware(level: .basic, sink: sink)
+        }
+        _ = try await HTTPAttempt.$current.withValue(1) { try await pipeline.send(request()) }
+        _ = try await HTTPAttempt.$current.withValue(2) { try await pipeline.send(request()) }
+        #expect(sink.records.map(\.attempt) == [1, 2])
+        #expect(sink.records.last?.summary.hasSuffix("attempt 2") == true)
+    }
+
+    @Test func durationCoversTheRestOfThePipeline() async throws {
+        let sink = await log(.basic, request(), reply: .ok().delayed(by: .milliseconds(30)))
+        let record = try #require(sink.records.first)
+        #expect(record.duration >= .milliseconds(30))
+    }
+
+    @Test func failingSinkNeverFailsTheRequest() async throws {
+        struct SinkBroke: Error {}
+        let pipeline = Pipeline(transport: ScriptedTransport([.ok("fine")])) {
+            LoggingMiddleware(level: .body) { _ in throw SinkBroke() }
+        }
+        let (data, response) = try await pipeline.send(request())
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self) == "fine")
+    }
+
+    @Test(arguments: LogLevel.allCases)
+    func loggingKeepsTheMiddlewareContractAtEveryLevel(level: LogLevel) async {
+        let report = await MiddlewareContract().check(LoggingMiddleware(level: level, sink: InMemoryLogSink()))
+        #expect(report.violations.isEmpty, "\(level): \(report)")
+    }
+
+    @Test func requestResponseAndErrorReachTheirDestinationUnchanged() async throws {
+        let original = request(method: "PUT", body: Data("body".utf8), headers: ["Authorization": "Bearer x"])
+        let transport = ScriptedTransport([.status(201, headers: ["Set-Cookie": "s=1"], body: Data("reply".utf8))])
+        let pipeline = Pipeline(transport: transport) { LoggingMiddleware(level: .body, sink: InMemoryLogSink()) }
+        let (data, response) = try await pipeline.send(original)
+        let sent = try #require(transport.requests.first)
+        #expect(sent.url == original.url)
+        #expect(sent.allHTTPHeaderFields == original.allHTTPHeaderFields)
+        #expect(sent.httpBody == original.httpBody)
+        #expect(data == Data("reply".utf8))
+        #expect(response.value(forHTTPHeaderField: "Set-Cookie") == "s=1")
+    }
+
+    @Test func streamedRequestBodyIsNotRead() async throws {
+        var streamed = request(method: "POST")
+        streamed.httpBodyStream = InputStream(data: Data("secret stream".utf8))
+        let sink = await log(.body, streamed)
+        let record = try #require(sink.records.first)
+        #expect(record.requestBytes == nil)
+        #expect(!sink.text.contains("secret stream"))
+    }
+}

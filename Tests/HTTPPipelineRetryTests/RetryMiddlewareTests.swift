@@ -1,0 +1,135 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineRetry
+import HTTPPipelineTesting
+import Testing
+
+@Suite struct RetryMiddlewareTests {
+    @Test func transientStatusIsRetriedWithTheBackoffScheduleUntilSuccess() async throws {
+        let clock = ManualClock()
+        let transport = ScriptedTransport([.status(503), .status(502), .ok("finally")])
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try exactPolicy(attempts: 3), clock: clock)
+        }
+        let (result, waits) = await drive(clock) { try await pipeline.send(request()) }
+        let (data, response) = try result.get()
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self) == "finally")
+        #expect(waits == [.seconds(1), .seconds(2)])
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test(arguments: [408, 429, 500, 502, 503, 504])
+    func retryableStatusesAreRetriedAndTheLastResponseIsReturned(status: Int) async throws {
+        let transport = ScriptedTransport(respond: { _ in .status(status) })
+        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(attempts: 3), clock: ManualClock()) }
+        let (_, response) = try await pipeline.send(request())
+        #expect(response.statusCode == status)
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test(arguments: [200, 201, 204, 301, 304, 400, 401, 403, 404, 409, 422, 501, 505])
+    func otherStatusesAreReturnedAfterOneAttempt(status: Int) async throws {
+        let transport = ScriptedTransport(respond: { _ in .status(status) })
+        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        #expect(try await pipeline.send(request()).1.statusCode == status)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test(arguments: [URLError.Code.timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet])
+    func transientTransportErrorsAreRetriedAndTheLastIsThrown(code: URLError.Code) async throws {
+        let transport = ScriptedTransport(respond: { _ in .failure(URLError(code)) })
+        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(attempts: 4), clock: ManualClock()) }
+        await #expect(throws: URLError(code)) { try await pipeline.send(request()) }
+        #expect(transport.requests.count == 4)
+    }
+
+    @Test(arguments: [
+        URLError(.cancelled), URLError(.badURL), URLError(.unsupportedURL), URLError(.serverCertificateUntrusted),
+        URLError(.serverCertificateHasUnknownRoot), URLError(.secureConnectionFailed), URLError(.userAuthenticationRequired),
+    ])
+    func permanentTransportErrorsAreThrownAfterOneAttempt(error: URLError) async throws {
+        let transport = ScriptedTransport(respond: { _ in .failure(error) })
+        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        await #expect(throws: error) { try await pipeline.send(request()) }
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func errorsThatAreNotURLErrorsAreNotRetried() async throws {
+        struct Custom: Error {}
+        for error in [Custom(), CancellationError()] as [any Error] {
+            let transport = ScriptedTransport(respond: { _ in .failure(error) })
+            let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+            _ = try? await pipeline.send(request())
+            #expect(transport.requests.count == 1)
+        }
+    }
+
+    @Test(arguments: ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE", "get"])
+    func idempotentMethodsAreRetried(method: String) async throws {
+        let transport = ScriptedTransport([.status(503), .ok()])
+        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        #expect(try await pipeline.send(request(method)).1.statusCode == 200)
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test(arguments: ["POST", "PATCH", "CONNECT"])
+    func unsafeMethodsWithoutAnIdempotencyKeyAreSentOnce(method: String) async throws {
+        let transport = ScriptedTransport([.status(503), .ok()])
+        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        #expect(try await pipeline.send(request(method)).1.statusCode == 503)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func postWithAnIdempotencyKeyIsRetriedWithTheSameKey() async throws {
+        let transport = ScriptedTransport([.failure(URLError(.networkConnectionLost)), .ok()])
+        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        _ = try await pipeline.send(request("POST", headers: ["Idempotency-Key": "order-17"]))
+        #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Idempotency-Key") } == ["order-17", "order-17"])
+    }
+
+    @Test func optInAddsOneFreshKeyThatEveryAttemptOfAPostCarries() async throws {
+        var policy = try immediatePolicy()
+        policy.addsIdempotencyKey = true
+        let transport = ScriptedTransport([.status(503), .status(503), .ok(), .ok()])
+        let pipeline = Pipeline(transport: transport) { RetryMiddleware(policy: policy, clock: ManualClock()) }
+        _ = try await pipeline.send(request("POST"))
+        _ = try await pipeline.send(request("GET"))
+        let keys = transport.requests.map { $0.value(forHTTPHeaderField: "Idempotency-Key") }
+        #expect(keys.count == 4)
+        #expect(keys[0] != nil && keys[0] == keys[1] && keys[1] == keys[2])
+        #expect(keys[3] == nil, "a GET needs no key")
+    }
+
+    @Test func streamedBodyThatCannotBeReplayedIsSentOnce() async throws {
+        var streamed = request("PUT")
+        streamed.httpBodyStream = InputStream(data: Data("once".utf8))
+        let transport = ScriptedTransport([.status(503), .ok()])
+        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        #expect(try await pipeline.send(streamed).1.statusCode == 503)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func eachAttemptSeesItsNumberInsideTheRetryLayer() async throws {
+        let log = OrderLog()
+        let pipeline = try Pipeline(transport: ScriptedTransport([.status(500), .status(500), .ok()])) {
+            OrderProbe("outside", log: log)
+            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+            OrderProbe("inside", log: log)
+        }
+        _ = try await pipeline.send(request())
+        #expect(log.events.filter { $0.layer == "inside" && $0.phase == .request }.map(\.attempt) == [1, 2, 3])
+        #expect(log.count("outside") == 1)
+    }
+
+    @Test func keepsTheMiddlewareContractCallingNextABoundedNumberOfTimes() async throws {
+        let middleware = RetryMiddleware(policy: try immediatePolicy(attempts: 3), clock: ManualClock())
+        let report = await MiddlewareContract(maximumCallsToNext: 3).check(middleware)
+        #expect(report.violations.isEmpty, "\(report)")
+        let strict = await MiddlewareContract(maximumCallsToNext: 2).check(middleware)
+        #expect(strict.violations.map(\.rule) == [.callsNext], "the contract notices a third call")
+    }
+}

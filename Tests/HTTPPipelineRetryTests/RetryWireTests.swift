@@ -1,0 +1,40 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineRetry
+import HTTPPipelineTesting
+import Testing
+
+/// Retry over `URLSessionTransport` against the loopback server.
+@Suite struct RetryWireTests {
+    @Test func flakyRouteRecoversAfterTwoBackoffsAndAPostWithoutAKeyIsSentOnce() async throws {
+        let server = LoopbackServer()
+        let hits = Locked(0)
+        server.route("GET", "/flaky") { _ in
+            let hit = hits.withLock { $0 += 1; return $0 }
+            return hit <= 2 ? .init(status: 503) : .init(body: Data("ok".utf8))
+        }
+        server.route("POST", "/orders", .init(status: 503))
+        try server.start()
+        defer { server.stop() }
+        let clock = ManualClock()
+        let pipeline = try Pipeline(transport: URLSessionTransport()) {
+            RetryMiddleware(policy: try exactPolicy(attempts: 3), clock: clock)
+        }
+        let url = server.baseURL.appendingPathComponent("flaky")
+        let (result, waits) = await drive(clock) { try await pipeline.send(URLRequest(url: url)) }
+        let (data, response) = try result.get()
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self) == "ok")
+        #expect(waits == [.seconds(1), .seconds(2)])
+
+        var post = URLRequest(url: server.baseURL.appendingPathComponent("orders"))
+        post.httpMethod = "POST"
+        post.httpBody = Data("{}".utf8)
+        #expect(try await pipeline.send(post).1.statusCode == 503)
+        #expect(server.requests.filter { $0.path == "/orders" }.count == 1)
+        #expect(server.requests.filter { $0.path == "/flaky" }.count == 3)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineRetry
+import HTTPPipelineTesting
+
+let testURL = URL(string: "https://api.example.invalid/books") ?? URL(fileURLWithPath: "/")
+
+func request(_ method: String = "GET", headers: [String: String] = [:]) -> URLRequest {
+    var request = URLRequest(url: testURL)
+    request.httpMethod = method
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    return request
+}
+
+/// A policy whose waits are exact (no jitter): 1 s, 2 s, 4 s … capped at 8 s.
+func exactPolicy(attempts: Int = 3, deadline: Duration = .seconds(60)) throws -> RetryPolicy {
+    try RetryPolicy(
+        maximumAttempts: attempts,
+        deadline: deadline,
+        backoff: Backoff(base: .seconds(1), multiplier: 2, cap: .seconds(8), jitter: .none)
+    )
+}
+
+/// A policy that retries without waiting, for tests about what is retried rather than when.
+func immediatePolicy(attempts: Int = 3) throws -> RetryPolicy {
+    try RetryPolicy(maximumAttempts: attempts, backoff: Backoff(base: .zero, cap: .zero, jitter: .none))
+}
+
+/// Runs `call` while advancing `clock` past every wait it starts, and returns the waits in order.
+func drive<T: Sendable>(
+    _ clock: ManualClock,
+    _ call: @escaping @Sendable () async throws -> T
+) async -> (result: Result<T, any Error>, waits: [Duration]) {
+    let task = Task { try await call() }
+    let finished = Locked(false)
+    let watcher = Task {
+        _ = await task.result
+        finished.withLock { $0 = true }
+    }
+    var waits: [Duration] = []
+    while !finished.value {
+        if let deadline = clock.pendingDeadlines.first {
+            waits.append(clock.now.duration(to: deadline))
+            clock.advance(to: deadline)
+        } else {
+            await Task.yield()
+        }
+    }
+    await watcher.value
+    return (await task.result, waits)
+}
