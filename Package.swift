@@ -74,7 +74,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "PipelineBench",
-            dependencies: ["HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip"],
+            dependencies: ["HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -110,7 +110,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PipelineDemoTests",
-            dependencies: ["PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

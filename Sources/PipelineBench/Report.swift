@@ -7,6 +7,8 @@ struct Report {
     let counts: [Int]
     /// Median ns per exchange for `logging_none`, `logging_basic`, `logging_headers`.
     var logging: [String: Double] = [:]
+    /// Further measurements, already named: plugin overheads, the auth storm, gzip.
+    var extra: [(String, Double)] = []
 
     /// Logging's cost per exchange at each level, and its ratio to the same pipeline without it.
     var loggingEntries: [(String, Double)] {
@@ -49,7 +51,7 @@ struct Report {
             }
             if let hop = perHop(family) { entries.append(("\(family.rawValue)_ns_per_hop", hop)) }
         }
-        return entries + loggingEntries
+        return entries + loggingEntries + extra
     }
 
     func print(json: Bool) {
@@ -65,6 +67,12 @@ struct Report {
             Swift.print("\nlogging, per exchange (same pipeline with and without a LoggingMiddleware)")
             for (key, value) in loggingEntries {
                 Swift.print(pad(key, 32) + (key.hasSuffix("ratio_to_none") ? String(format: "%.2fx", value) : String(format: "%.0f ns", value)))
+            }
+        }
+        if !extra.isEmpty {
+            Swift.print("\nplugins and gzip")
+            for (key, value) in extra {
+                Swift.print(pad(key, 40) + String(format: value.rounded() == value ? "%.0f" : "%.3f", value))
             }
         }
     }

@@ -11,7 +11,7 @@ import HTTPPipeline
 //   swift run -c release pipeline-bench --json          one JSON object, a key per measurement
 //   pipeline-bench --only builder --layers 10 --iterations 100000
 //                                                       one chain, for valgrind/callgrind
-//   pipeline-bench --suite chains|logging               one part only
+//   pipeline-bench --suite chains|logging|plugins|gzip  one part only
 //
 // `main` is synchronous and waits for the async work: valgrind 3.19 crashes on an async main.
 
@@ -81,6 +81,19 @@ func run(_ options: Options) async {
             rounds: options.rounds
         )
         report.logging = medians
+    }
+    if options.suite == "all" || options.suite == "plugins" {
+        let medians = await runChains(
+            PluginBench.chains(),
+            request: LoggingBench.request(),
+            iterations: max(options.iterations / 10, 1),
+            rounds: options.rounds
+        )
+        report.extra += PluginBench.entries(medians)
+        report.extra += await AuthStormBench.measurements()
+    }
+    if options.suite == "all" || options.suite == "gzip" {
+        report.extra += await GzipBench.measurements().map { ($0.key, $0.value) }
     }
     report.print(json: options.json)
 }

@@ -150,3 +150,25 @@ import Testing
         #expect(!sink.text.contains("secret stream"))
     }
 }
+
+@Suite struct LoggingHostileInputTests {
+    @Test func enormousHeadersAndNonUTF8BodiesAreLoggedSafely() async throws {
+        let huge = String(repeating: "a", count: 2_000_000)
+        var request = URLRequest(url: URL(string: "https://api.example.invalid/x?token=tok-SECRET-9") ?? URL(fileURLWithPath: "/"))
+        request.httpMethod = "POST"
+        request.setValue(huge, forHTTPHeaderField: "X-Huge")
+        request.setValue("Bearer tok-SECRET-10 " + huge, forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data([0xFF, 0xFE, 0x00, 0x7B, 0x22])   // not UTF-8, not JSON
+        let sink = InMemoryLogSink()
+        let reply = ScriptedTransport.Reply.status(200, headers: ["Content-Type": "text/plain"], body: Data([0xC3, 0x28, 0xA0, 0xA1]))
+        let pipeline = Pipeline(transport: ScriptedTransport([reply])) { LoggingMiddleware(level: .body, sink: sink) }
+        let (data, _) = try await pipeline.send(request)
+        #expect(data == Data([0xC3, 0x28, 0xA0, 0xA1]), "the caller still gets the exact bytes")
+        let text = sink.text
+        #expect(!text.contains("tok-SECRET-9"))
+        #expect(!text.contains("tok-SECRET-10"))
+        #expect(text.utf8.count < 3_000_000, "an enormous header is cut, not copied whole twice")
+        #expect(sink.records.first?.requestBody?.contains("binary") == true)
+    }
+}

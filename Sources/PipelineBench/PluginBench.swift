@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineAuth
+import HTTPPipelineRetry
+
+/// A credential source that always has the same valid token: the auth happy path.
+struct StaticSource: CredentialSource {
+    func currentCredential() async throws -> Credential? { .bearer("bench-token") }
+    func refreshCredential(after failed: Credential?) async throws -> Credential { .bearer("bench-token") }
+}
+
+/// Per-exchange overhead of retry and auth on the happy path (nothing to retry, token valid),
+/// as ratios to the same pipeline without them, measured side by side.
+enum PluginBench {
+    static func chains() -> [(key: String, transport: any HTTPTransport)] {
+        let transport = LoggingBench.transport()
+        return [
+            ("plugins_none", Pipeline(transport: transport) { NoOp() }),
+            ("plugins_retry", Pipeline(transport: transport) {
+                NoOp()
+                RetryMiddleware(policy: .default)
+            }),
+            ("plugins_auth", Pipeline(transport: transport) {
+                NoOp()
+                AuthMiddleware(source: StaticSource())
+            }),
+        ]
+    }
+
+    static func entries(_ medians: [String: Double]) -> [(String, Double)] {
+        guard let none = medians["plugins_none"], none > 0 else { return [] }
+        var entries = [("plugins_none_ns", none)]
+        for name in ["retry", "auth"] {
+            guard let with = medians["plugins_\(name)"] else { continue }
+            entries += [("\(name)_happy_path_ns", with), ("\(name)_happy_path_added_ns", with - none), ("\(name)_happy_path_ratio_to_none", with / none)]
+        }
+        return entries
+    }
+}
+
+/// The token endpoint of the concurrency measurement: the refresh takes a fixed latency.
+actor SlowRefreshSource: CredentialSource {
+    let latency: Duration
+    private(set) var refreshes = 0
+
+    init(latency: Duration) { self.latency = latency }
+
+    func currentCredential() -> Credential? { .bearer("expired") }
+
+    func refreshCredential(after failed: Credential?) async throws -> Credential {
+        refreshes += 1
+        try await Task.sleep(for: latency)
+        return .bearer("fresh")
+    }
+}
+
+/// Answers 200 to the fresh token and 401 to anything else.
+struct TokenCheckingTransport: HTTPTransport {
+    let ok: HTTPURLResponse
+    let unauthorized: HTTPURLResponse
+
+    init() {
+        let url = URL(fileURLWithPath: "/")
+        guard let ok = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil),
+            let unauthorized = HTTPURLResponse(url: url, statusCode: 401, httpVersion: nil, headerFields: nil)
+        else { fatalError("Foundation could not build a constant response") }
+        self.ok = ok
+        self.unauthorized = unauthorized
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        (Data(), request.value(forHTTPHeaderField: "Authorization") == "Bearer fresh" ? ok : unauthorized)
+    }
+}
+
+enum AuthStormBench {
+    /// Wall time for 1,000 concurrent requests that all meet a 401, in units of the refresh
+    /// latency: 1.0 would be the refresh alone; the goal is under 3.
+    static func measurements(latency: Duration = .milliseconds(100), requests: Int = 1_000) async -> [(String, Double)] {
+        let source = SlowRefreshSource(latency: latency)
+        let pipeline = Pipeline(transport: TokenCheckingTransport()) { AuthMiddleware(source: source) }
+        let request = URLRequest(url: URL(fileURLWithPath: "/me"))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let succeeded = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<requests {
+                group.addTask { (try? await pipeline.send(request).1.statusCode) == 200 }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        let elapsed = start.duration(to: clock.now)
+        return [
+            ("auth_storm_requests", Double(requests)),
+            ("auth_storm_succeeded", Double(succeeded)),
+            ("auth_storm_refreshes", Double(await source.refreshes)),
+            ("auth_storm_refresh_latency_ms", latency.milliseconds),
+            ("auth_storm_wall_ms", elapsed.milliseconds),
+            ("auth_storm_wall_in_refresh_latencies", elapsed.milliseconds / latency.milliseconds),
+        ]
+    }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+    }
+}
