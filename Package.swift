@@ -110,7 +110,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PipelineDemoTests",
-            dependencies: ["PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging"],
+            dependencies: [
+                "PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging",
+                "HTTPPipelineHeaders", "HTTPPipelineRetry", "HTTPPipelineGzip",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

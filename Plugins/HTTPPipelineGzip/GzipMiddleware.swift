@@ -53,8 +53,9 @@ public import HTTPPipeline
 /// ## Ordering
 /// - **Logging outside** (listed before) the decoder sees decoded bodies and sizes;
 ///   **inside** (listed after) it sees the bytes on the wire.
-/// - **Inside retry**: a corrupt or truncated body throws from here, and a retry layer outside can
-///   treat that like any failed attempt. Outside retry it would decode only the final answer.
+/// - **Inside retry**: every attempt's body is decoded before retry judges it. A corrupt or
+///   truncated body throws a ``GzipError`` from here, which the default retry policy does not
+///   retry (it is not a transient transport error). Outside retry it decodes only the final answer.
 /// - **Anywhere relative to auth**: auth looks at statuses and request headers, which decoding
 ///   does not change. With request compression on, put it inside any layer that signs the body,
 ///   so the signature covers the bytes sent.

@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineAuth
+import HTTPPipelineGzip
+import HTTPPipelineHeaders
+import HTTPPipelineLogging
+import HTTPPipelineRetry
+import HTTPPipelineTesting
+import Testing
+
+/// The README's recommended stack compiles, describes itself in that order, and works together.
+@Suite struct RecommendedStackTests {
+    struct Tokens: CredentialSource {
+        func currentCredential() async throws -> Credential? { .bearer("t-old") }
+        func refreshCredential(after failed: Credential?) async throws -> Credential { .bearer("t-new") }
+    }
+
+    @Test func readmeStackRecoversFromA503AndAnExpiredTokenAndLogsEachAttemptRedacted() async throws {
+        let sink = InMemoryLogSink()
+        let transport = ScriptedTransport { request in
+            let token = request.value(forHTTPHeaderField: "Authorization")
+            if token == "Bearer t-old" { return .status(401) }
+            return .ok("{\"ok\":true}")
+        }
+        let flaky = ScriptedTransport([.status(503), .failure(URLError(.networkConnectionLost))])
+        let flakyThenReal = ScriptedTransport { request in
+            if flaky.requests.count < 2 { return try await replyOnce(flaky, request) }
+            return try await replyOnce(transport, request)
+        }
+        let client = try Pipeline(transport: flakyThenReal) {
+            try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])
+            RetryMiddleware(policy: try .exponential(maximumAttempts: 5, base: .zero, cap: .zero), clock: ManualClock())
+            AuthMiddleware(source: Tokens(), clock: ManualClock())
+            LoggingMiddleware(level: .headers, sink: sink)
+            GzipMiddleware()
+        }
+        #expect(client.description == "Pipeline(DefaultHeaders -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport)")
+        let (data, response) = try await client.send(URLRequest(url: URL(string: "https://api.example.invalid/me") ?? URL(fileURLWithPath: "/")))
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self) == "{\"ok\":true}")
+        #expect(sink.records.map(\.attempt) == [1, 2, 3, 3], "attempt 3 was rejected once, then replayed with the new token")
+        #expect(!sink.text.contains("t-old") && !sink.text.contains("t-new"))
+        #expect(flakyThenReal.requests.allSatisfy { $0.value(forHTTPHeaderField: "User-Agent") == "Shelf/2.3" })
+    }
+}
+
+/// Sends a request to a scripted transport and returns its reply as a reply (for chaining scripts).
+private func replyOnce(_ transport: ScriptedTransport, _ request: URLRequest) async throws -> ScriptedTransport.Reply {
+    let (data, response) = try await transport.send(request)
+    var headers: [String: String] = [:]
+    for (name, value) in response.allHeaderFields {
+        if let name = name as? String, let value = value as? String { headers[name] = value }
+    }
+    return .status(response.statusCode, headers: headers, body: data)
+}
