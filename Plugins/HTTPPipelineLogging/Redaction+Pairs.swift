@@ -68,6 +68,12 @@ extension Redaction {
     ///     pair counts as secret, so hostile nesting costs bounded work.
     /// - Returns: `true` when the value should be hidden whole.
     func valueHidesSecret(_ value: ArraySlice<UInt8>, depth: Int) -> Bool {
+        // Fast path: with no escapes, decoding changes nothing, and without `=`, `:` or `@`
+        // there is no pair, scheme or user info to hide.
+        let mayHide: (UInt8) -> Bool = {
+            $0 == ASCII.equals || $0 == ASCII.colon || $0 == ASCII.at || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+")
+        }
+        guard value.contains(where: mayHide) else { return false }
         let (decoded, settled) = PercentDecoding.decodeRepeatedly(value, plusIsSpace: true)
         guard decoded.contains(where: { $0 == ASCII.equals || $0 == ASCII.colon || $0 == ASCII.at }) else {
             return false
