@@ -61,7 +61,7 @@ enum Support {
 
     /// About `approximateSize` bytes of API-like JSON, the same for the same seed.
     static func generatedJSON(approximateSize: Int, seed: UInt64 = 1) -> Data {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRandomNumberGenerator(seed: seed)
         var text = #"{"items":["#
         var index = 0
         while text.utf8.count < approximateSize {
@@ -99,24 +99,6 @@ enum Support {
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "\(tool) failed")
         return encoded
-    }
-}
-
-/// A small, fast, seeded generator (SplitMix64): the same seed gives the same inputs on every
-/// machine, so a failing case can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

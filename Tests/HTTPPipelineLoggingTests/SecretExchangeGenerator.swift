@@ -2,32 +2,12 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HTTPPipelineTesting
 
 /// The value of Foundation's `NSURLErrorFailingURLStringErrorKey`, spelled out because the
 /// constant is deprecated (and using it would be a warning); URL loading still sets this key, and
 /// error descriptions still print it.
 let failingURLStringErrorKey = "NSErrorFailingURLStringKey"
-
-/// SplitMix64: a tiny, fast, seedable generator, so a failing property test can be replayed from
-/// its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    /// Creates the generator.
-    ///
-    /// - Parameter seed: Any value; equal seeds give equal sequences.
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
 
 /// One request/response exchange with secrets hidden in it, and the list of those secrets: none of
 /// them may appear in anything logged about the exchange.
@@ -61,14 +41,14 @@ func makeExchanges(count: Int, seed: UInt64) -> [GeneratedExchange] {
 
 /// The state behind ``makeExchanges(count:seed:)``.
 struct SecretExchangeBuilder {
-    private var random: SplitMix64
+    private var random: SeededRandomNumberGenerator
     /// Secrets already handed out, so every one is unique.
     private var issued: Set<String> = []
     /// The secrets of the exchange being built.
     private var secrets: [String] = []
 
     init(seed: UInt64) {
-        random = SplitMix64(seed: seed)
+        random = SeededRandomNumberGenerator(seed: seed)
     }
 
     static let secretHeaderNames = [
