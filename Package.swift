@@ -109,6 +109,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPPipelineOrderingTests",
+            dependencies: [
+                "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
+                "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PipelineDemoTests",
             dependencies: [
                 "PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging",

@@ -1,0 +1,8 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+import HTTPPipelineTesting
+
+let orderingURL = URL(string: "https://api.example.invalid/books/1") ?? URL(fileURLWithPath: "/")
