@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "HTTPPipelineGzip", targets: ["HTTPPipelineGzip"]),
         .library(name: "HTTPPipelineRetry", targets: ["HTTPPipelineRetry"]),
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
+        .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .executable(name: "pipeline-demo", targets: ["PipelineDemo"]),
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
     ],
@@ -64,11 +65,19 @@ let package = Package(
             path: "Plugins/HTTPPipelineAuth",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "HTTPPipelineStandard",
+            dependencies: [
+                "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
+                "HTTPPipelineRetry", "HTTPPipelineGzip",
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "PipelineDemo",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineRetry",
-                "HTTPPipelineAuth",
+                "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard",
             ],
             swiftSettings: swiftSettings
         ),
@@ -112,7 +121,7 @@ let package = Package(
             name: "HTTPPipelineOrderingTests",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
-                "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip",
+                "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
             ],
             swiftSettings: swiftSettings
         ),

@@ -21,7 +21,7 @@ public import FoundationNetworking
 ///
 /// ## Ordering
 /// The stack's layers sit, in array order, exactly where the stack is placed.
-public struct MiddlewareStack: HTTPMiddleware, _LayerNaming {
+public struct MiddlewareStack: HTTPMiddleware, _LayerComposite {
     @usableFromInline let layers: _MiddlewareArray<_AnyMiddleware>
 
     /// Creates a stack from layers listed outermost first.
@@ -46,5 +46,5 @@ public struct MiddlewareStack: HTTPMiddleware, _LayerNaming {
         try await layers.intercept(request, next: next)
     }
 
-    var _layerNames: [String] { layers._layerNames }
+    var _layers: [any HTTPMiddleware] { layers._layers }
 }

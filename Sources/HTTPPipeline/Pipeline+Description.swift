@@ -1,7 +1,13 @@
 extension Pipeline: CustomStringConvertible {
+    /// The layers, outermost first, each one middleware (the builder's composites and
+    /// ``MiddlewareStack``s are flattened).
+    public var layers: [any HTTPMiddleware] {
+        HTTPPipeline.layers(of: middleware)
+    }
+
     /// The names of the layers, outermost first, as ``HTTPMiddleware/name`` gives them.
     public var layerNames: [String] {
-        HTTPPipeline.layerNames(of: middleware)
+        layers.map(\.name)
     }
 
     /// The name of the transport at the bottom: its type's name, or a nested pipeline's

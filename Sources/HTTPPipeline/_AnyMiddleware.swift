@@ -4,7 +4,7 @@ public import FoundationNetworking
 #endif
 
 /// A middleware whose concrete type is known only at run time.
-public struct _AnyMiddleware: HTTPMiddleware, _LayerNaming {
+public struct _AnyMiddleware: HTTPMiddleware, _LayerComposite {
     @usableFromInline let base: any HTTPMiddleware
 
     @usableFromInline
@@ -20,5 +20,5 @@ public struct _AnyMiddleware: HTTPMiddleware, _LayerNaming {
         try await base.intercept(request, next: next)
     }
 
-    var _layerNames: [String] { layerNames(of: base) }
+    var _layers: [any HTTPMiddleware] { HTTPPipeline.layers(of: base) }
 }

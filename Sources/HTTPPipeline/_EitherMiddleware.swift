@@ -4,7 +4,7 @@ public import FoundationNetworking
 #endif
 
 /// One of two layers, chosen by an `if`/`else` when the pipeline was built.
-public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HTTPMiddleware, _LayerNaming {
+public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
     case first(First)
     case second(Second)
 
@@ -19,10 +19,10 @@ public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HT
         }
     }
 
-    var _layerNames: [String] {
+    var _layers: [any HTTPMiddleware] {
         switch self {
-        case .first(let middleware): layerNames(of: middleware)
-        case .second(let middleware): layerNames(of: middleware)
+        case .first(let middleware): layers(of: middleware)
+        case .second(let middleware): layers(of: middleware)
         }
     }
 }

@@ -4,7 +4,7 @@ public import FoundationNetworking
 #endif
 
 /// No layer at all: what an empty builder block produces. Passes every request to `next`.
-public struct _IdentityMiddleware: HTTPMiddleware, _LayerNaming {
+public struct _IdentityMiddleware: HTTPMiddleware, _LayerComposite {
     @usableFromInline
     init() {}
 
@@ -16,5 +16,5 @@ public struct _IdentityMiddleware: HTTPMiddleware, _LayerNaming {
         try await next(request)
     }
 
-    var _layerNames: [String] { [] }
+    var _layers: [any HTTPMiddleware] { [] }
 }

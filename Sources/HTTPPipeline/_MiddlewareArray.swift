@@ -8,7 +8,7 @@ public import FoundationNetworking
 ///
 /// The array is fixed when the pipeline is built; a request walks it by index, handing each layer
 /// a non-escaping closure for the rest, so nothing is allocated on the heap per request.
-public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, _LayerNaming {
+public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
     @usableFromInline let elements: [Element]
 
     @usableFromInline
@@ -37,5 +37,5 @@ public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, _LayerN
         }
     }
 
-    var _layerNames: [String] { elements.flatMap { layerNames(of: $0) } }
+    var _layers: [any HTTPMiddleware] { elements.flatMap { layers(of: $0) } }
 }

@@ -4,7 +4,7 @@ public import FoundationNetworking
 #endif
 
 /// Two layers, `outer` wrapping `inner`: what ``MiddlewareBuilder`` makes of two lines in a row.
-public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTTPMiddleware, _LayerNaming {
+public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
     @usableFromInline let outer: Outer
     @usableFromInline let inner: Inner
 
@@ -24,5 +24,5 @@ public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTT
         }
     }
 
-    var _layerNames: [String] { layerNames(of: outer) + layerNames(of: inner) }
+    var _layers: [any HTTPMiddleware] { layers(of: outer) + layers(of: inner) }
 }

@@ -5,7 +5,7 @@ public import FoundationNetworking
 
 /// A layer that may be absent (`if` without `else`, `if let`, or an optional value): when `nil`
 /// the request goes straight to `next`.
-public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _LayerNaming {
+public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
     @usableFromInline let wrapped: Wrapped?
 
     @usableFromInline
@@ -22,5 +22,5 @@ public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _Lay
         return try await wrapped.intercept(request, next: next)
     }
 
-    var _layerNames: [String] { wrapped.map { layerNames(of: $0) } ?? [] }
+    var _layers: [any HTTPMiddleware] { wrapped.map { layers(of: $0) } ?? [] }
 }

@@ -1,0 +1,73 @@
+public import HTTPPipelineAuth
+public import HTTPPipelineGzip
+public import HTTPPipelineHeaders
+public import HTTPPipelineLogging
+public import HTTPPipelineRetry
+
+/// What the standard pipeline does: each plugin's settings, or `nil` to leave it out.
+public struct StandardOptions: Sendable {
+    /// Where log records go, how much they hold and what they hide.
+    public struct Logging: Sendable {
+        /// How much each record holds.
+        public var level: LogLevel
+        /// Where records go.
+        public var sink: any HTTPLogSink
+        /// What to hide.
+        public var redaction: Redaction
+
+        /// Creates logging settings.
+        ///
+        /// - Parameters:
+        ///   - level: How much each record holds; ``HTTPPipelineLogging/LogLevel/basic`` by default.
+        ///   - sink: Where records go.
+        ///   - redaction: What to hide; everything secret by default.
+        public init(level: LogLevel = .basic, sink: any HTTPLogSink, redaction: Redaction = .default) {
+            self.level = level
+            self.sink = sink
+            self.redaction = redaction
+        }
+    }
+
+    /// Default headers added to every request; none by default.
+    public var headers: [DefaultHeaders.Header]
+    /// The retry policy; ``HTTPPipelineRetry/RetryPolicy/default`` by default, `nil` for none.
+    public var retry: RetryPolicy?
+    /// Where credentials come from; `nil` (no auth) by default.
+    public var credentials: (any CredentialSource)?
+    /// How auth recognises rejection and limits refreshes.
+    public var auth: AuthOptions
+    /// Logging; `nil` (none) by default.
+    public var logging: Logging?
+    /// Response decoding; ``HTTPPipelineGzip/GzipOptions/default`` by default, `nil` for none.
+    public var gzip: GzipOptions?
+    /// The clock retry waits and auth timeouts use.
+    public var clock: any Clock<Duration>
+
+    /// Creates options; every parameter defaults as described on its property.
+    ///
+    /// - Parameters:
+    ///   - headers: Default headers.
+    ///   - retry: The retry policy, or `nil`.
+    ///   - credentials: The credential source, or `nil`.
+    ///   - auth: Auth options.
+    ///   - logging: Logging settings, or `nil`.
+    ///   - gzip: Decoding options, or `nil`.
+    ///   - clock: The clock for waits and timeouts.
+    public init(
+        headers: [DefaultHeaders.Header] = [],
+        retry: RetryPolicy? = .default,
+        credentials: (any CredentialSource)? = nil,
+        auth: AuthOptions = .default,
+        logging: Logging? = nil,
+        gzip: GzipOptions? = .default,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.headers = headers
+        self.retry = retry
+        self.credentials = credentials
+        self.auth = auth
+        self.logging = logging
+        self.gzip = gzip
+        self.clock = clock
+    }
+}
