@@ -31,7 +31,7 @@ public struct MiddlewareRole: Hashable, Sendable, ExpressibleByStringLiteral, Cu
     /// Decodes response bodies (gzip, deflate).
     public static let decoding: MiddlewareRole = "decoding"
     /// Changes the outgoing request in a way a log should show (headers, credentials).
-    public static let changesRequest: MiddlewareRole = "changes the request"
+    public static let changesRequest: MiddlewareRole = "request-changing"
 }
 
 /// Where a middleware expects to sit relative to the layers of some role.

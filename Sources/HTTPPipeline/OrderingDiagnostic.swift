@@ -14,7 +14,7 @@ public struct OrderingDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         // A broken expectation always means the other layer is on the side this one wanted.
         let side = expectation.side == .outside ? "outside" : "inside"
-        return "\(layer) (layer \(position + 1)) expects to be \(side) \(expectation.role), "
+        return "\(layer) (layer \(position + 1)) expects to be \(side) every \(expectation.role) layer, "
             + "but \(other) (layer \(otherPosition + 1)) is \(side) it: \(expectation.reason)"
     }
 }

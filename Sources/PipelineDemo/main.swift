@@ -87,6 +87,7 @@ func runDemo() async throws {
     try await showPlugins(server: server, transport: transport)
     try await showRetry(server: server, transport: transport)
     try await showAuth(server: server, transport: transport)
+    try showOrdering(server: server, transport: transport)
 }
 
 let finished = DispatchSemaphore(value: 0)

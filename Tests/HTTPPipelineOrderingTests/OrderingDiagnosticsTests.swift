@@ -44,8 +44,8 @@ import Testing
     @Test func loggingInsideRequestChangesIsCleanAndOutsideIsReported() throws {
         let headers = try DefaultHeaders([.fixed("User-Agent", "x")])
         #expect(reasons(Pipeline(transport: transport) { headers; auth; logging }).isEmpty)
-        #expect(reasons(Pipeline(transport: transport) { logging; headers }) == ["LoggingMiddleware inside changes the request DefaultHeaders"])
-        #expect(reasons(Pipeline(transport: transport) { logging; auth }) == ["LoggingMiddleware inside changes the request AuthMiddleware"])
+        #expect(reasons(Pipeline(transport: transport) { logging; headers }) == ["LoggingMiddleware inside request-changing DefaultHeaders"])
+        #expect(reasons(Pipeline(transport: transport) { logging; auth }) == ["LoggingMiddleware inside request-changing AuthMiddleware"])
     }
 
     @Test func loggingOutsideDecodingIsCleanAndInsideIsReported() {
@@ -74,7 +74,7 @@ import Testing
 
     @Test func diagnosticReadsAsASentenceWithPositionsAndReason() {
         let diagnostic = Pipeline(transport: transport) { auth; retry }.orderingDiagnostics.first
-        #expect(diagnostic?.description == "RetryMiddleware (layer 2) expects to be outside auth, but AuthMiddleware (layer 1) is outside it: each attempt should run auth again, so an attempt after a refresh carries the new token")
+        #expect(diagnostic?.description == "RetryMiddleware (layer 2) expects to be outside every auth layer, but AuthMiddleware (layer 1) is outside it: each attempt should run auth again, so an attempt after a refresh carries the new token")
     }
 
     struct ResponseCache: HTTPMiddleware, PlacementDeclaring {
