@@ -36,11 +36,15 @@ public import HTTPPipeline
 /// ``CredentialSource``). Copies of one middleware value share one credential and one refresh.
 ///
 /// ## Ordering
-/// - **Inside retry**: retry outside re-runs auth for every attempt, so an attempt after a
-///   refresh carries the new token. Inside retry is wrong: retries would replay a rejected token.
+/// - **Inside retry** (retry listed first): every attempt runs auth again, so an attempt made after
+///   the credential changed carries the new one. With auth outside retry a plain 401 still
+///   recovers (auth replays the whole retried call once), but every attempt inside carries the
+///   credential attached at the start, and a 401 made retryable costs a refresh per attempt.
 /// - **Outside logging**: logging inside sees the request as sent, with its credential
-///   (redacted by the logging plugin); outside, the log never shows which credential was used.
-/// - **Inside default headers**, which then cannot clobber `Authorization`.
+///   (redacted by the logging plugin) and the replay as its own record; outside, one record and
+///   no credential.
+/// - **Inside default headers**, so a replay keeps their computed values. Never give
+///   `Authorization` a default value in a pipeline with auth (see `DefaultHeaders`).
 public struct AuthMiddleware: HTTPMiddleware {
     let store: CredentialStore
     let options: AuthOptions

@@ -56,9 +56,11 @@ public import HTTPPipeline
 /// - **Inside retry**: every attempt's body is decoded before retry judges it. A corrupt or
 ///   truncated body throws a ``GzipError`` from here, which the default retry policy does not
 ///   retry (it is not a transient transport error). Outside retry it decodes only the final answer.
-/// - **Anywhere relative to auth**: auth looks at statuses and request headers, which decoding
-///   does not change. With request compression on, put it inside any layer that signs the body,
-///   so the signature covers the bytes sent.
+/// - **Anywhere relative to auth** by default: auth looks at statuses and request headers, which
+///   decoding does not change. With request compression on, list it *before* (outside) any layer
+///   that signs the body, so the signer, inside it, signs the compressed bytes that are sent; in
+///   the recommended stack auth is outside gzip, so a body-signing credential would sign the
+///   plain body: turn request compression off there, or move gzip above auth.
 public struct GzipMiddleware: HTTPMiddleware {
     /// What it decodes, its limits, and whether it compresses requests.
     public let options: GzipOptions

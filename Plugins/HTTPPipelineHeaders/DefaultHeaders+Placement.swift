@@ -8,7 +8,7 @@ extension DefaultHeaders: PlacementDeclaring {
     public var placementExpectations: [PlacementExpectation] {
         [
             .outside(.retry, because: "every attempt of one call should carry the same computed headers"),
-            .outside(.auth, because: "auth should attach its credential last, so no default header can replace it"),
+            .outside(.auth, because: "a replay after a refresh should carry the same computed headers as the rejected request"),
         ]
     }
 }

@@ -28,8 +28,11 @@ public import HTTPPipeline
 /// ## Ordering
 /// Put it **outside** (above) logging, auth and retry:
 /// - *Logging* inside it logs the headers actually sent; outside it, the log misses them.
-/// - *Auth* inside it attaches the credential last, so a default header can never clobber
-///   `Authorization`; outside it, an `.override` header named `Authorization` would.
+/// - *Auth* inside it: a replay after a refresh carries the same computed headers as the rejected
+///   request; with auth outside, the replay recomputes them.
+/// - Never make `Authorization` a default header in a pipeline with auth: outside auth it is sent
+///   instead of the credential (auth leaves a request that already carries its header alone, 401
+///   included); inside auth an `.override` replaces the credential and wastes a refresh.
 /// - *Retry* inside it makes every attempt carry the same computed values (one request ID for all
 ///   attempts of a call). Put it inside retry only for values that must be fresh per attempt,
 ///   such as a timestamp signature.

@@ -31,7 +31,8 @@ public import HTTPPipeline
 ///   log shows what is actually sent; outside them it misses those headers.
 /// - **Inside** retry to log every attempt with its attempt number; **outside** retry to log one
 ///   record per call, with the final outcome and the total time including backoff.
-/// - **Outside** (above) gzip decoding to log the decoded body size; inside it, the wire size.
+/// - **Outside** (above) gzip decoding to log the decoded body size; inside it, the wire size and
+///   `Content-Encoding`. (Outside it, the log does not show the `Accept-Encoding` gzip adds.)
 public struct LoggingMiddleware: HTTPMiddleware {
     /// How much each record holds.
     public let level: LogLevel

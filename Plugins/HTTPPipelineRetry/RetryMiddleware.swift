@@ -23,12 +23,15 @@ public import HTTPPipeline
 /// cancellation. Waits are slept on the injected clock, so tests never sleep for real.
 ///
 /// ## Ordering
-/// - **Outside auth**: every attempt runs auth again, so a token refreshed after a 401 is used by
-///   the next attempt. Inside auth, a retried attempt replays the old credential.
+/// - **Outside auth**: every attempt runs auth again, so an attempt made after the credential
+///   changed carries the new one. Inside auth, every attempt carries the credential attached at
+///   the start (a plain 401 is still recovered, by auth replaying the whole call once).
 /// - **Outside logging** to log every attempt with its number; inside logging, one record per call.
 /// - **Inside default headers** so every attempt carries the same computed headers (one request
 ///   ID per call); outside them, each attempt recomputes them.
-/// - Anywhere relative to gzip decoding; outside it, a corrupt body is not a reason to retry.
+/// - **Outside gzip decoding** (recommended): a corrupt body is a `GzipError`, which is not
+///   retried, even on a 503. Inside decoding, retry judges the status before the body is decoded,
+///   so a 503 with a corrupt body is retried.
 public struct RetryMiddleware: HTTPMiddleware {
     /// What to retry and how long to wait.
     public let policy: RetryPolicy
