@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "HTTPPipelineRetry", targets: ["HTTPPipelineRetry"]),
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
+        .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .executable(name: "pipeline-demo", targets: ["PipelineDemo"]),
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
     ],
@@ -136,6 +137,16 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineTestingTests",
             dependencies: ["HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HTTPPipelineAPI",
+            dependencies: ["HTTPPipeline"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineAPITests",
+            dependencies: ["HTTPPipelineAPI", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
     ],

@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPPipeline
+
+/// Why an ``APIClient`` could not turn an ``Endpoint`` into a value; each case names the stage
+/// that failed.
+///
+/// Descriptions are safe to log: they never contain the request URL or its query, a header or the
+/// request body. An underlying transport error is described by its type and code only, because
+/// errors such as `URLError` carry the failing URL. The only server-supplied text is the body
+/// snippet of ``unacceptableStatus(code:bodySnippet:)``, capped at ``bodySnippetLimit`` bytes.
+public enum APIError: Error, CustomStringConvertible {
+    /// The request could not be built: a rejected path, a base URL that is not absolute, or a body
+    /// that could not be encoded. Nothing was sent.
+    case invalidRequest(reason: String)
+    /// The transport failed before a response arrived; `underlying` is what it threw.
+    case transport(underlying: any Error)
+    /// The server answered with a status the client does not accept; `bodySnippet` is the start of
+    /// the response body (at most ``bodySnippetLimit`` bytes, decoded as UTF-8 lossily).
+    case unacceptableStatus(code: Int, bodySnippet: String)
+    /// The response body did not decode into `type`; `codingPath` locates the failure (for example
+    /// `books[3].author.name`, or `<root>`) and `reason` explains it, including an empty body where
+    /// a value was expected.
+    case decoding(type: String, codingPath: String, reason: String)
+
+    /// The most bytes of a response body kept in ``unacceptableStatus(code:bodySnippet:)``.
+    public static let bodySnippetLimit = 512
+
+    /// A one-line explanation naming the failing stage, without any request secret.
+    public var description: String {
+        switch self {
+        case .invalidRequest(let reason):
+            "invalid request: \(reason)"
+        case .transport(let underlying):
+            "transport failure: \(Self.describeSafely(underlying))"
+        case .unacceptableStatus(let code, let snippet):
+            snippet.isEmpty
+                ? "unacceptable status \(code) with an empty body"
+                : "unacceptable status \(code); body starts: \(snippet)"
+        case .decoding(let type, let codingPath, let reason):
+            "could not decode \(type) at \(codingPath): \(reason)"
+        }
+    }
+
+    /// The start of a response body for ``unacceptableStatus(code:bodySnippet:)``.
+    static func snippet(of body: Data) -> String {
+        let prefix = body.prefix(bodySnippetLimit)
+        let text = String(decoding: prefix, as: UTF8.self)
+        return body.count > bodySnippetLimit ? text + "…" : text
+    }
+
+    /// Describes an error by type and code only: many errors (`URLError` among them) embed the
+    /// failing URL, query included, in their own descriptions.
+    private static func describeSafely(_ error: any Error) -> String {
+        switch error {
+        case let error as HTTPTransportError:
+            error.description
+        case let error as URLError:
+            "URLError \(error.code.rawValue)"
+        default:
+            "\(String(reflecting: type(of: error))) (code \((error as NSError).code))"
+        }
+    }
+}
