@@ -18,6 +18,9 @@ extension LoopbackServer {
         public let headers: [(name: String, value: String)]
         /// The body bytes, after chunked decoding; empty when the request had no body.
         public let body: Data
+        /// When the server had read the whole request, on the monotonic clock: compare the
+        /// arrival of requests (for example, to count round trips) without wall-clock asserts.
+        public let receivedAt: ContinuousClock.Instant
 
         /// The value of the first header field with a name, ignoring case.
         ///
@@ -46,6 +49,7 @@ extension LoopbackServer.RecordedRequest {
         self.target = target
         self.headers = headers
         self.body = body
+        self.receivedAt = ContinuousClock.now
         let pathPart: Substring
         if let questionMark = target.firstIndex(of: "?") {
             pathPart = target[..<questionMark]

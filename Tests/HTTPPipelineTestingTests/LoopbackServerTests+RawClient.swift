@@ -144,3 +144,4 @@ private func sendBytes(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> 
     send(fd, bytes, count, 0)  // SO_NOSIGPIPE is set on the socket
     #endif
 }
+
