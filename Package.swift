@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
+        .library(name: "LibraryFeatures", targets: ["LibraryFeatures"]),
         .executable(name: "pipeline-demo", targets: ["PipelineDemo"]),
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
     ],
@@ -147,6 +148,16 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineAPITests",
             dependencies: ["HTTPPipelineAPI", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "LibraryFeatures",
+            dependencies: ["HTTPPipelineAPI", "HTTPPipeline"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LibraryFeaturesTests",
+            dependencies: ["LibraryFeatures", "HTTPPipelineAPI", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
     ],

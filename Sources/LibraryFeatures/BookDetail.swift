@@ -1,0 +1,100 @@
+public import Foundation
+import HTTPPipelineAPI
+
+/// Whether a book can be borrowed now.
+public enum Availability: Sendable, Hashable {
+    /// On the shelf: it can be borrowed.
+    case available
+    /// Lent out until a due date.
+    case onLoan(until: Date)
+    /// Not lendable (reference copy, lost, in repair).
+    case unavailable
+}
+
+/// Everything the book-detail screen shows, composed from four resources.
+public struct BookDetail: Sendable, Hashable {
+    /// The book's identifier.
+    public var id: Int
+    /// The book's title.
+    public var title: String
+    /// The author's display name.
+    public var authorName: String
+    /// Whether the book can be borrowed now.
+    public var availability: Availability
+    /// Whether the signed-in member has the book on loan.
+    public var isOnLoanToMe: Bool
+
+    /// Creates a book detail.
+    ///
+    /// - Parameters:
+    ///   - id: The book's identifier.
+    ///   - title: The book's title.
+    ///   - authorName: The author's display name.
+    ///   - availability: Whether the book can be borrowed now.
+    ///   - isOnLoanToMe: Whether the signed-in member has it on loan.
+    public init(id: Int, title: String, authorName: String, availability: Availability, isOnLoanToMe: Bool) {
+        self.id = id
+        self.title = title
+        self.authorName = authorName
+        self.availability = availability
+        self.isOnLoanToMe = isOnLoanToMe
+    }
+}
+
+/// The failures a screen acts on; everything the API layer can report maps to one of them.
+///
+/// Cancellation is not among them: a cancelled call throws `CancellationError`.
+public enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The resource does not exist (a 404 from any of the requests).
+    case notFound
+    /// The service cannot answer now but may later: 429, 502, 503, 504 or a transport failure.
+    case unavailable
+    /// Anything else: other statuses, undecodable replies, requests that cannot be built.
+    case failed
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .notFound: "not found"
+        case .unavailable: "temporarily unavailable"
+        case .failed: "failed"
+        }
+    }
+
+    /// Maps any error thrown by an ``HTTPPipelineAPI/APIClient`` call to the screen's vocabulary,
+    /// passing cancellation through.
+    ///
+    /// - Parameter error: What the call threw.
+    /// - Returns: The feature error to throw instead.
+    /// - Throws: `CancellationError` when `error` is a cancellation, or the calling task is cancelled.
+    static func map(_ error: any Error) throws -> FeatureError {
+        if error is CancellationError || Task.isCancelled {
+            throw CancellationError()
+        }
+        if let error = error as? FeatureError {
+            return error
+        }
+        guard let error = error as? APIError else {
+            return .failed
+        }
+        switch error {
+        case .unacceptableStatus(let code, _) where code == 404:
+            return .notFound
+        case .unacceptableStatus(let code, _) where [429, 502, 503, 504].contains(code):
+            return .unavailable
+        case .transport:
+            return .unavailable
+        case .unacceptableStatus, .decoding, .invalidRequest:
+            return .failed
+        }
+    }
+
+    /// Runs `body`, translating what it throws with ``map(_:)``.
+    static func translating<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw try map(error)
+        }
+    }
+}
