@@ -155,9 +155,14 @@ let package = Package(
             dependencies: ["HTTPPipelineAPI", "HTTPPipeline"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "LibraryFixtures",
+            dependencies: ["HTTPPipeline", "HTTPPipelineAPI", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "LibraryFeaturesTests",
-            dependencies: ["LibraryFeatures", "HTTPPipelineAPI", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["LibraryFeatures", "LibraryFixtures", "HTTPPipelineAPI", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
     ],

@@ -1,4 +1,5 @@
 import HTTPPipelineTesting
+import LibraryFixtures
 import LibraryFeatures
 import Testing
 

@@ -5,6 +5,7 @@ import FoundationNetworking
 import HTTPPipeline
 import HTTPPipelineAPI
 import HTTPPipelineTesting
+import LibraryFixtures
 import Testing
 
 /// A ``ScriptedTransport`` serving ``LibraryCatalogue`` instantly, with some paths overridden.

@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
-import HTTPPipeline
-import HTTPPipelineAPI
-import HTTPPipelineTesting
+public import HTTPPipeline
+public import HTTPPipelineAPI
+public import HTTPPipelineTesting
 
 /// The fixed catalogue the library scenario runs on, and the JSON the library API answers with.
 ///
@@ -16,23 +16,23 @@ import HTTPPipelineTesting
 ///   authors: page 1 has authors 1...7, page 2 7...14, page 3 14, 15 and 1...5.
 /// - Availability by `id % 3`: 0 available, 1 on loan until ``loanDue``, 2 unavailable.
 /// - The member's loans: books ``myLoans``.
-enum LibraryCatalogue {
-    static let bookIDs = 1...60
-    static let authorIDs = 1...15
-    static let myLoans = [4, 7]
-    static let loanDue = "2030-01-15T00:00:00Z"
-    static let authorNames = [
+public enum LibraryCatalogue {
+    public static let bookIDs = 1...60
+    public static let authorIDs = 1...15
+    public static let myLoans = [4, 7]
+    public static let loanDue = "2030-01-15T00:00:00Z"
+    public static let authorNames = [
         "Ursula K. Le Guin", "Octavia E. Butler", "Italo Calvino", "Jorge Luis Borges", "Toni Morrison",
         "Stanisław Lem", "Virginia Woolf", "Chinua Achebe", "Haruki Murakami", "Clarice Lispector",
         "Gabriel García Márquez", "Doris Lessing", "Naguib Mahfouz", "Ted Chiang", "Wisława Szymborska",
     ]
 
-    static func title(ofBook id: Int) -> String { "Book \(id)" }
-    static func authorID(ofBook id: Int) -> Int { ((id - 1) / 3) % authorIDs.count + 1 }
-    static func authorName(_ id: Int) -> String { authorNames[id - 1] }
+    public static func title(ofBook id: Int) -> String { "Book \(id)" }
+    public static func authorID(ofBook id: Int) -> Int { ((id - 1) / 3) % authorIDs.count + 1 }
+    public static func authorName(_ id: Int) -> String { authorNames[id - 1] }
 
     /// The status and JSON body the API answers a `GET` with; 404 and no body for anything unknown.
-    static func reply(path: String, query: String?) -> (status: Int, body: Data) {
+    public static func reply(path: String, query: String?) -> (status: Int, body: Data) {
         let parts = path.split(separator: "/").map(String.init)
         let parameters = parse(query)
         func ok(_ json: String) -> (Int, Data) { (200, Data(json.utf8)) }
@@ -69,7 +69,7 @@ enum LibraryCatalogue {
     }
 
     /// The names and percent-decoded values of a query string.
-    static func parse(_ query: String?) -> [String: String] {
+    public static func parse(_ query: String?) -> [String: String] {
         var result: [String: String] = [:]
         for pair in (query ?? "").split(separator: "&") {
             let halves = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -94,24 +94,34 @@ enum LibraryCatalogue {
 /// The server routes by exact path, so every book, availability and author gets its own route;
 /// `/books` (pages) and `/authors` (batch) read their query. ``stop()`` stops the server and
 /// invalidates the session.
-final class LibraryServer: Sendable {
-    let server = LoopbackServer()
-    let delay: Duration
-    let session: URLSession
-    let client: APIClient
+public final class LibraryServer: Sendable {
+    /// The loopback server the routes are installed on.
+    public let server = LoopbackServer()
+    /// The latency of every route.
+    public let delay: Duration
+    /// The session the client sends with.
+    public let session: URLSession
+    /// An API client over the session (through `pipeline`, when one was given).
+    public let client: APIClient
 
     /// Starts a server answering every route after `delay`.
     ///
     /// - Parameters:
     ///   - delay: The latency of every route.
     ///   - connectionsPerHost: The session's `httpMaximumConnectionsPerHost`.
-    init(delay: Duration, connectionsPerHost: Int = 6) throws {
+    ///   - pipeline: Wraps the session's transport, for example in the standard plugin stack.
+    /// - Throws: When the loopback server cannot start.
+    public init(
+        delay: Duration,
+        connectionsPerHost: Int = 6,
+        pipeline: (URLSessionTransport) throws -> any HTTPTransport = { $0 }
+    ) throws {
         self.delay = delay
         try server.start()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = connectionsPerHost
         session = URLSession(configuration: configuration)
-        client = APIClient(baseURL: server.baseURL, transport: URLSessionTransport(session: session))
+        client = APIClient(baseURL: server.baseURL, transport: try pipeline(URLSessionTransport(session: session)))
         var paths = ["/books", "/authors", "/me/loans"]
         for id in LibraryCatalogue.bookIDs {
             paths += ["/books/\(id)", "/books/\(id)/availability"]
@@ -128,16 +138,16 @@ final class LibraryServer: Sendable {
     }
 
     /// Replaces the route of `path` with an empty-bodied `status`, after the same delay.
-    func fail(_ path: String, status: Int) {
+    public func fail(_ path: String, status: Int) {
         server.route("GET", path, Self.response(status: status, body: Data(), delay: delay))
     }
 
     /// Every request received, in arrival order.
-    var requests: [LoopbackServer.RecordedRequest] { server.requests }
+    public var requests: [LoopbackServer.RecordedRequest] { server.requests }
 
     /// The author ids asked for, in arrival order: one per `/authors/{id}` request, and every id
     /// in the `ids` query of each `/authors` batch request.
-    var requestedAuthorIDs: [Int] {
+    public var requestedAuthorIDs: [Int] {
         requests.flatMap { request -> [Int] in
             if request.path == "/authors" {
                 let ids = LibraryCatalogue.parse(request.query)["ids"] ?? ""
@@ -150,7 +160,7 @@ final class LibraryServer: Sendable {
         }
     }
 
-    func stop() {
+    public func stop() {
         session.finishTasksAndInvalidate()
         server.stop()
     }
