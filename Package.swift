@@ -79,7 +79,8 @@ let package = Package(
             name: "PipelineDemo",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineRetry",
-                "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard",
+                "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
+                "LibraryFeatures", "LibraryFixtures",
             ],
             swiftSettings: swiftSettings
         ),

@@ -88,6 +88,7 @@ func runDemo() async throws {
     try await showRetry(server: server, transport: transport)
     try await showAuth(server: server, transport: transport)
     try showOrdering(server: server, transport: transport)
+    try await showLibrary()
 }
 
 let finished = DispatchSemaphore(value: 0)
