@@ -71,7 +71,25 @@ func showLibrary() async throws {
         let label = row.0.padding(toLength: 12, withPad: " ", startingAt: 0)
         print("   " + label + String(format: " %8d   %6.0f ms  %6.0f ms", row.1, row.2, predicted[index]))
     }
-    print("   T_seq = (N+1)W, T_conc ≈ W + ⌈N/L⌉W, T_batch = 2W; every exchange logged, redacted: \(sink.records.count) records")
+    print("   T_seq = (N+1)W, T_conc ≈ W + ⌈N/L⌉W, T_batch = 2W")
+
+    // The catalog: three pages whose books share authors, with and without the author cache.
+    for cached in [false, true] {
+        let batch = BatchAuthorDirectory(client: library.client)
+        let authors: any AuthorDirectory = cached ? CachingAuthorDirectory(wrapping: batch, clock: ContinuousClock()) : batch
+        let catalog = CatalogService(client: library.client, authors: authors)
+        let before = library.requestedAuthorIDs.count
+        var cursor: String?
+        var books = 0
+        for _ in 0..<3 {
+            let page = try await catalog.page(after: cursor)
+            books += page.books.count
+            cursor = page.nextCursor
+        }
+        let asked = library.requestedAuthorIDs.dropFirst(before)
+        print("   catalog, 3 pages (\(books) books) \(cached ? "with" : "without") the author cache: \(asked.count) author lookups for \(Set(asked).count) distinct authors")
+    }
+    print("   every exchange above went through the standard stack and was logged, redacted: \(sink.records.count) records")
 }
 
 extension Duration {
