@@ -78,7 +78,8 @@ let package = Package(
         .executableTarget(
             name: "PipelineDemo",
             dependencies: [
-                "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineRetry",
+                "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
+                "HTTPPipelineRetry",
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures", "LibraryFixtures",
             ],
@@ -86,7 +87,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "PipelineBench",
-            dependencies: ["HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth"],
+            dependencies: [
+                "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -163,7 +166,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LibraryFeaturesTests",
-            dependencies: ["LibraryFeatures", "LibraryFixtures", "HTTPPipelineAPI", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: [
+                "LibraryFeatures", "LibraryFixtures", "HTTPPipelineAPI", "HTTPPipeline", "HTTPPipelineTesting",
+            ],
             swiftSettings: swiftSettings
         ),
     ],

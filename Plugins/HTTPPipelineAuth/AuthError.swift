@@ -16,7 +16,8 @@ public enum AuthError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .refreshFailed(let underlying): "refreshing the credential failed: \(type(of: underlying))"
         case .reauthenticationRequired: "the refresh token was rejected; sign in again"
-        case .tooManyRefreshes(let limit, let window): "more than \(limit) credential refreshes within \(window); not refreshing again yet"
+        case .tooManyRefreshes(let limit, let window):
+            "more than \(limit) credential refreshes within \(window); not refreshing again yet"
         case .refreshTimedOut(let after): "the credential source did not answer within \(after)"
         case .invalidCredential(let reason): "invalid credential: \(reason)"
         }

@@ -1,8 +1,9 @@
 public import Foundation
+public import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-public import HTTPPipeline
 
 /// Attaches a credential to each request; when the server rejects it, refreshes once for all
 /// concurrent callers and replays each rejected request once with the new credential.

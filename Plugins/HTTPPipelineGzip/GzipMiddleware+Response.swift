@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -49,7 +50,9 @@ extension GzipMiddleware {
 
     /// The response as handed to the layer above: decoded, passed through as already decoded,
     /// or untouched.
-    func decode(_ data: Data, _ response: HTTPURLResponse, for request: URLRequest) throws(GzipError) -> (Data, HTTPURLResponse) {
+    func decode(_ data: Data, _ response: HTTPURLResponse, for request: URLRequest) throws(GzipError) -> (
+        Data, HTTPURLResponse
+    ) {
         guard !data.isEmpty else { return (data, response) }
         let field = response.value(forHTTPHeaderField: "Content-Encoding") ?? ""
         guard let codings = Self.codings(in: field) else { return (data, response) }
@@ -72,7 +75,8 @@ extension GzipMiddleware {
             let plainBody: GzipDecoder.PlainBody =
                 layer > 0 ? .never : evidence == .intact || coding == .gzip ? .whenUnrecognised : .whenUndecodable
             var statistics = DecodeStatistics()
-            switch try GzipDecoder.decode(body, as: coding, limit: limit, plainBody: plainBody, statistics: &statistics) {
+            switch try GzipDecoder.decode(body, as: coding, limit: limit, plainBody: plainBody, statistics: &statistics)
+            {
             case .decoded(let decoded): body = decoded
             case .plain: return (data, Self.plainHead(response, size: data.count, for: request))
             }
@@ -81,10 +85,14 @@ extension GzipMiddleware {
     }
 
     /// A `.gz` download: decoded when it is gzip, untouched otherwise.
-    private func decodeDownload(_ data: Data, _ response: HTTPURLResponse, for request: URLRequest) throws(GzipError) -> (Data, HTTPURLResponse) {
+    private func decodeDownload(_ data: Data, _ response: HTTPURLResponse, for request: URLRequest) throws(GzipError)
+        -> (Data, HTTPURLResponse)
+    {
         var statistics = DecodeStatistics()
         let limit = options.outputLimit(forWireSize: data.count)
-        switch try GzipDecoder.decode(data, as: .gzip, limit: limit, plainBody: .whenUnrecognised, statistics: &statistics) {
+        switch try GzipDecoder.decode(
+            data, as: .gzip, limit: limit, plainBody: .whenUnrecognised, statistics: &statistics)
+        {
         case .plain:
             return (data, response)
         case .decoded(let decoded):
@@ -119,7 +127,8 @@ extension GzipMiddleware {
         let url = response.url ?? request.url ?? URL(fileURLWithPath: "/")
         // Foundation refuses a head only for an invalid status, and this one came from a
         // response; keeping the original is the safe fallback.
-        return HTTPURLResponse(url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
+        return HTTPURLResponse(
+            url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
             ?? response
     }
 }

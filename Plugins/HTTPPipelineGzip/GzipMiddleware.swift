@@ -1,8 +1,9 @@
 public import Foundation
+public import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-public import HTTPPipeline
 
 /// Decodes `gzip`, `x-gzip` and `deflate` response bodies with zlib, bounded against
 /// decompression bombs, and optionally gzip-compresses large request bodies.

@@ -8,7 +8,9 @@ extension DefaultHeaders: PlacementDeclaring {
     public var placementExpectations: [PlacementExpectation] {
         [
             .outside(.retry, because: "every attempt of one call should carry the same computed headers"),
-            .outside(.auth, because: "a replay after a refresh should carry the same computed headers as the rejected request"),
+            .outside(
+                .auth,
+                because: "a replay after a refresh should carry the same computed headers as the rejected request"),
         ]
     }
 }

@@ -12,13 +12,15 @@ enum HeaderGrammar {
     /// control character: above all no CR, LF or NUL, which would end or split the field.
     static func check(value: String, of name: String) throws(HeaderError) {
         for (offset, byte) in value.utf8.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
-            throw .invalidValue(name: name, reason: "\(describe(byte)) is not allowed in a header value", offset: offset)
+            throw .invalidValue(
+                name: name, reason: "\(describe(byte)) is not allowed in a header value", offset: offset)
         }
     }
 
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
         default:
             Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
@@ -39,6 +41,9 @@ enum HeaderGrammar {
 
     /// A name made safe to print in an error: control characters shown as escapes.
     static func printable(_ name: String) -> String {
-        "\"" + name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "\""
+        "\""
+            + name.unicodeScalars.map {
+                $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+            }.joined() + "\""
     }
 }

@@ -1,4 +1,3 @@
-
 extension HTTPLogRecord {
     /// The record as text: one line at ``LogLevel/basic``; at higher levels the line followed by
     /// indented header (`>` sent, `<` received), error and body lines.
@@ -16,10 +15,11 @@ extension HTTPLogRecord {
 
     /// The one-line summary: `GET https://host/path -> 200 (sent 0 B, received 12 B) in 3.1 ms`.
     public var summary: String {
-        let result = switch outcome {
-        case .response(let status): "\(status)"
-        case .failure(let kind): "failed: \(kind)"
-        }
+        let result =
+            switch outcome {
+            case .response(let status): "\(status)"
+            case .failure(let kind): "failed: \(kind)"
+            }
         let sent = requestBytes.map(Self.bytes) ?? "a stream"
         let received = responseBytes.map { ", received \(Self.bytes($0))" } ?? ""
         let attemptNote = attempt.map { ", attempt \($0)" } ?? ""

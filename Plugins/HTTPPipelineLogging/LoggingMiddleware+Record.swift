@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -14,11 +15,12 @@ extension LoggingMiddleware {
     ) -> HTTPLogRecord {
         let showHeaders = level >= .headers
         let showBodies = level >= .body
-        let outcome: HTTPLogRecord.Outcome = if let response {
-            .response(status: response.head.statusCode)
-        } else {
-            .failure(kind: error.map(Self.kind(of:)) ?? "unknown")
-        }
+        let outcome: HTTPLogRecord.Outcome =
+            if let response {
+                .response(status: response.head.statusCode)
+            } else {
+                .failure(kind: error.map(Self.kind(of:)) ?? "unknown")
+            }
         return HTTPLogRecord(
             level: level,
             method: request.httpMethod ?? "GET",
@@ -32,7 +34,11 @@ extension LoggingMiddleware {
             responseHeaders: showHeaders ? fields(response?.head.allHeaderFields ?? [:]) : [],
             errorDescription: showHeaders ? error.map { redaction.text(String(describing: $0)) } : nil,
             requestBody: showBodies ? requestBody(request) : nil,
-            responseBody: showBodies ? response.map { redaction.body($0.data, contentType: $0.head.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit) } : nil
+            responseBody: showBodies
+                ? response.map {
+                    redaction.body(
+                        $0.data, contentType: $0.head.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit)
+                } : nil
         )
     }
 

@@ -69,7 +69,7 @@ enum ASCII {
     static func isTokenDelimiter(_ byte: UInt8) -> Bool {
         switch byte {
         case quote, apostrophe, equals, slash, at, semicolon, leftBrace, rightBrace, leftBracket, rightBracket,
-             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ","):
+            UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ","):
             true
         default:
             byte <= space || byte == 0x7F
@@ -81,7 +81,7 @@ enum ASCII {
     static func endsURL(_ byte: UInt8) -> Bool {
         switch byte {
         case quote, apostrophe, leftBrace, rightBrace, backslash,
-             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "`"):
+            UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "`"):
             true
         default:
             byte <= space || byte == 0x7F

@@ -68,8 +68,9 @@ extension Redaction {
         guard let contentType else { return nil }
         let essence = contentType.prefix { $0 != ";" }.lowercased()
         let allowed = essence.unicodeScalars.filter { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                || "!#$&^_.+-/".unicodeScalars.contains(scalar))
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "!#$&^_.+-/".unicodeScalars.contains(scalar))
         }
         let cleaned = String(String.UnicodeScalarView(allowed.prefix(100)))
         return cleaned.isEmpty ? nil : cleaned
@@ -113,11 +114,11 @@ extension Redaction {
     ///   is nested too deeply).
     func redactJSON(_ data: Data) -> [UInt8]? {
         guard Self.nesting(of: data) <= Self.jsonNestingLimit,
-              let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-              let redacted = try? JSONSerialization.data(
-                  withJSONObject: redactJSONValue(value),
-                  options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
-              )
+            let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+            let redacted = try? JSONSerialization.data(
+                withJSONObject: redactJSONValue(value),
+                options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
+            )
         else { return nil }
         return Array(redacted)
     }
@@ -145,7 +146,13 @@ extension Redaction {
         var escaped = false
         for byte in data {
             if inString {
-                if escaped { escaped = false } else if byte == ASCII.backslash { escaped = true } else if byte == ASCII.quote { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == ASCII.backslash {
+                    escaped = true
+                } else if byte == ASCII.quote {
+                    inString = false
+                }
             } else if byte == ASCII.quote {
                 inString = true
             } else if byte == ASCII.leftBrace || byte == ASCII.leftBracket {

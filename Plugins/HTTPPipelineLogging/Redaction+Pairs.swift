@@ -48,10 +48,11 @@ extension Redaction {
             output.append(contentsOf: value)
             return
         }
-        let secret = switch field {
-        case .query: isSecretQueryName(name)
-        case .form: isSecretBodyField(name)
-        }
+        let secret =
+            switch field {
+            case .query: isSecretQueryName(name)
+            case .form: isSecretBodyField(name)
+            }
         if !settled || secret || valueHidesSecret(value, depth: depth) {
             output.append(contentsOf: Self.markBytes)
         } else {
@@ -71,7 +72,8 @@ extension Redaction {
         // Fast path: with no escapes, decoding changes nothing, and without `=`, `:` or `@`
         // there is no pair, scheme or user info to hide.
         let mayHide: (UInt8) -> Bool = {
-            $0 == ASCII.equals || $0 == ASCII.colon || $0 == ASCII.at || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+")
+            $0 == ASCII.equals || $0 == ASCII.colon || $0 == ASCII.at || $0 == UInt8(ascii: "%")
+                || $0 == UInt8(ascii: "+")
         }
         guard value.contains(where: mayHide) else { return false }
         let (decoded, settled) = PercentDecoding.decodeRepeatedly(value, plusIsSpace: true)

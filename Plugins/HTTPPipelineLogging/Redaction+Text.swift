@@ -15,7 +15,10 @@ extension Redaction {
     /// - Returns: The text with its secrets replaced by ``mark``.
     public func text(_ text: String) -> String {
         // Every rule starts at a `:`, `=`, `@` or the whitespace after a scheme word.
-        guard text.utf8.contains(where: { $0 == ASCII.colon || $0 == ASCII.equals || $0 == ASCII.at || ASCII.isWhitespace($0) })
+        guard
+            text.utf8.contains(where: {
+                $0 == ASCII.colon || $0 == ASCII.equals || $0 == ASCII.at || ASCII.isWhitespace($0)
+            })
         else { return text }
         let bytes = Array(text.utf8)
         guard bytes.count > Self.textScanLimit else {
@@ -166,7 +169,8 @@ struct TextRedactor {
         let start = skip(from: index + 1, newlines: false)
         // Quoted and bracketed values are left to the scan (finding their end could cost the
         // rest of the input, once per `=`).
-        guard start < input.count, ![ASCII.quote, ASCII.apostrophe, ASCII.leftBrace, ASCII.leftBracket].contains(input[start])
+        guard start < input.count,
+            ![ASCII.quote, ASCII.apostrophe, ASCII.leftBrace, ASCII.leftBracket].contains(input[start])
         else { return nil }
         let value = valueAfterEquals(from: index + 1)
         checkedUpTo = value.upperBound
@@ -218,7 +222,8 @@ struct TextRedactor {
         var end = value
         while end < input.count, !ASCII.endsEqualsValue(input[end]) { end += 1 }
         if end - value <= 12, end + 1 < input.count, input[end] == ASCII.space,
-           input[value..<end].allSatisfy(ASCII.isLetter), !ASCII.endsEqualsValue(input[end + 1]) {
+            input[value..<end].allSatisfy(ASCII.isLetter), !ASCII.endsEqualsValue(input[end + 1])
+        {
             end += 1
             while end < input.count, !ASCII.endsEqualsValue(input[end]) { end += 1 }
         }
@@ -249,7 +254,8 @@ struct TextRedactor {
     private func skip(from start: Int, newlines: Bool) -> Int {
         var index = start
         while index < input.count, index - start < 64,
-              ASCII.isSpaceOrTab(input[index]) || (newlines && ASCII.isWhitespace(input[index])) {
+            ASCII.isSpaceOrTab(input[index]) || (newlines && ASCII.isWhitespace(input[index]))
+        {
             index += 1
         }
         return index

@@ -109,7 +109,8 @@ extension Redaction {
             let hostEnd = rest.firstIndex { $0 == ASCII.question || $0 == ASCII.hash } ?? rest.endIndex
             if let later = bytes[start..<hostEnd].lastIndex(of: ASCII.at) {
                 at = later
-                end = bytes[later...].firstIndex { $0 == ASCII.slash || $0 == ASCII.question || $0 == ASCII.hash }
+                end =
+                    bytes[later...].firstIndex { $0 == ASCII.slash || $0 == ASCII.question || $0 == ASCII.hash }
                     ?? bytes.endIndex
             } else if let colon = bytes[start..<end].firstIndex(of: ASCII.colon) {
                 output.append(contentsOf: bytes[start...colon])

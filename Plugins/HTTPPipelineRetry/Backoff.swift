@@ -33,7 +33,8 @@ public struct Backoff: Sendable, Equatable {
     ///   - cap: The largest wait; at least `base`, at most one day.
     ///   - jitter: How the wait is spread; ``Jitter/full`` by default.
     /// - Throws: ``RetryPolicyError/invalidBackoff(_:)`` for values outside those ranges.
-    public init(base: Duration, multiplier: Double = 2, cap: Duration, jitter: Jitter = .full) throws(RetryPolicyError) {
+    public init(base: Duration, multiplier: Double = 2, cap: Duration, jitter: Jitter = .full) throws(RetryPolicyError)
+    {
         guard base >= .zero else { throw .invalidBackoff("the base delay is negative") }
         guard multiplier.isFinite, (1...100).contains(multiplier) else {
             throw .invalidBackoff("the multiplier must be between 1 and 100")
@@ -51,7 +52,8 @@ public struct Backoff: Sendable, Equatable {
     }
 
     /// 0.5 s doubling to a 10 s cap, with full jitter: the default policy's backoff.
-    public static let standard = Backoff(uncheckedBase: .milliseconds(500), multiplier: 2, cap: .seconds(10), jitter: .full)
+    public static let standard = Backoff(
+        uncheckedBase: .milliseconds(500), multiplier: 2, cap: .seconds(10), jitter: .full)
 
     /// The wait before retry number `retry` (1 for the first retry).
     ///

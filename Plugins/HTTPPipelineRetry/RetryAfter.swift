@@ -43,18 +43,29 @@ public enum RetryAfter: Sendable, Equatable {
     static func parseDate(_ text: String) -> Date? {
         guard text.utf8.count <= 64 else { return nil }
         let parts = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        var day: Int?, month: Int?, year: Int?, time: String?
+        var day: Int?
+        var month: Int?
+        var year: Int?
+        var time: String?
         switch parts.count {
         case 6 where parts[5] == "GMT":  // IMF-fixdate
-            day = Int(parts[1]); month = monthNumber(parts[2]); year = Int(parts[3]); time = parts[4]
+            day = Int(parts[1])
+            month = monthNumber(parts[2])
+            year = Int(parts[3])
+            time = parts[4]
         case 4 where parts[3] == "GMT":  // RFC 850
             let date = parts[1].split(separator: "-").map(String.init)
             guard date.count == 3, let twoDigits = Int(date[2]), date[2].count == 2 else { return nil }
-            day = Int(date[0]); month = monthNumber(date[1]); time = parts[2]
+            day = Int(date[0])
+            month = monthNumber(date[1])
+            time = parts[2]
             // RFC 9110: a two-digit year more than 50 years in the future is in the past century.
             year = twoDigits < 70 ? 2000 + twoDigits : 1900 + twoDigits
         case 5:  // asctime
-            month = monthNumber(parts[1]); day = Int(parts[2]); time = parts[3]; year = Int(parts[4])
+            month = monthNumber(parts[1])
+            day = Int(parts[2])
+            time = parts[3]
+            year = Int(parts[4])
         default:
             return nil
         }
@@ -62,7 +73,8 @@ public enum RetryAfter: Sendable, Equatable {
             return nil
         }
         let clock = time.split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3, (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else {
+        guard clock.count == 3, (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2])
+        else {
             return nil
         }
         let days = daysSinceEpoch(year: year, month: month, day: day)

@@ -33,10 +33,17 @@ public final class RetryBudget: Sendable {
     ///   - minimumRetries: Retries always allowed per window; 10 by default.
     ///   - window: How far back traffic counts; 10 seconds by default, from 1 second to 1 hour.
     /// - Throws: ``RetryPolicyError/invalidBudget(_:)`` when a value is out of range.
-    public init(ratio: Double = 0.2, minimumRetries: Int = 10, window: Duration = .seconds(10)) throws(RetryPolicyError) {
-        guard ratio.isFinite, (0...10).contains(ratio) else { throw .invalidBudget("the ratio must be between 0 and 10") }
-        guard (0...1_000_000).contains(minimumRetries) else { throw .invalidBudget("the minimum must be between 0 and 1,000,000") }
-        guard window >= .seconds(1), window <= .seconds(3_600) else { throw .invalidBudget("the window must be between 1 second and 1 hour") }
+    public init(ratio: Double = 0.2, minimumRetries: Int = 10, window: Duration = .seconds(10)) throws(RetryPolicyError)
+    {
+        guard ratio.isFinite, (0...10).contains(ratio) else {
+            throw .invalidBudget("the ratio must be between 0 and 10")
+        }
+        guard (0...1_000_000).contains(minimumRetries) else {
+            throw .invalidBudget("the minimum must be between 0 and 1,000,000")
+        }
+        guard window >= .seconds(1), window <= .seconds(3_600) else {
+            throw .invalidBudget("the window must be between 1 second and 1 hour")
+        }
         self.ratio = ratio
         self.minimumRetries = minimumRetries
         self.window = window

@@ -6,6 +6,10 @@ extension RetryMiddleware: PlacementDeclaring {
 
     /// Outside auth.
     public var placementExpectations: [PlacementExpectation] {
-        [.outside(.auth, because: "each attempt should run auth again, so an attempt after a refresh carries the new token")]
+        [
+            .outside(
+                .auth,
+                because: "each attempt should run auth again, so an attempt after a refresh carries the new token")
+        ]
     }
 }

@@ -1,8 +1,9 @@
 public import Foundation
+public import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-public import HTTPPipeline
 
 /// Retries transient failures with exponential backoff and jitter, within an attempt cap, a
 /// deadline and a shared budget; honours `Retry-After`; never replays a request that is not
@@ -93,7 +94,8 @@ public struct RetryMiddleware: HTTPMiddleware {
                 result = .failure(error)
             }
             guard attempt < policy.maximumAttempts,
-                let delay = delayBeforeRetry(after: result, request: request, retry: attempt, previous: previousDelay, start: start)
+                let delay = delayBeforeRetry(
+                    after: result, request: request, retry: attempt, previous: previousDelay, start: start)
             else {
                 return try result.get()
             }
@@ -111,10 +113,11 @@ public struct RetryMiddleware: HTTPMiddleware {
         previous: Duration?,
         start: Duration
     ) -> Duration? {
-        let outcome: RetryPolicy.Outcome = switch result {
-        case .success(let (_, response)): .response(response)
-        case .failure(let error): .failure(error)
-        }
+        let outcome: RetryPolicy.Outcome =
+            switch result {
+            case .success(let (_, response)): .response(response)
+            case .failure(let error): .failure(error)
+            }
         guard policy.shouldRetry(outcome, for: request) else { return nil }
         var delay = policy.backoff.delay(beforeRetry: retry, previous: previous, random: random)
         if case .response(let response) = outcome, let retryAfter = policy.retryAfter(response, now: now()) {

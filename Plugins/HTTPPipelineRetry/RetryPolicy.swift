@@ -1,4 +1,5 @@
 public import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -129,4 +130,3 @@ public struct RetryPolicy: Sendable {
         .callIsActive, .dataNotAllowed,
     ]
 }
-

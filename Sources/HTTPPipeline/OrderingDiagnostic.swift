@@ -37,11 +37,12 @@ extension Pipeline {
                     let otherIsOutside = otherPosition < position
                     let broken = expectation.side == .outside ? otherIsOutside : !otherIsOutside
                     if broken {
-                        diagnostics.append(OrderingDiagnostic(
-                            layer: layer.name, position: position,
-                            other: other.name, otherPosition: otherPosition,
-                            expectation: expectation
-                        ))
+                        diagnostics.append(
+                            OrderingDiagnostic(
+                                layer: layer.name, position: position,
+                                other: other.name, otherPosition: otherPosition,
+                                expectation: expectation
+                            ))
                     }
                 }
             }

@@ -1,8 +1,9 @@
 public import Foundation
+public import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-public import HTTPPipeline
 
 /// Sends typed ``Endpoint`` values over any ``HTTPPipeline/HTTPTransport`` and decodes the replies.
 ///

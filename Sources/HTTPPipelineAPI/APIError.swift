@@ -1,8 +1,9 @@
 import Foundation
+import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
 
 /// Why an ``APIClient`` could not turn an ``Endpoint`` into a value; each case names the stage
 /// that failed.

@@ -1,4 +1,5 @@
 public import Foundation
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
@@ -137,7 +138,9 @@ extension Endpoint {
     ///   - query: The query items, in order.
     ///   - headers: Header fields to set.
     /// - Returns: The endpoint.
-    public static func get(_ path: EndpointPath, query: [URLQueryItem] = [], headers: [String: String] = [:]) -> Endpoint {
+    public static func get(_ path: EndpointPath, query: [URLQueryItem] = [], headers: [String: String] = [:])
+        -> Endpoint
+    {
         Endpoint(method: .get, path: path, query: query, headers: headers)
     }
 
@@ -148,7 +151,9 @@ extension Endpoint {
     ///   - query: The query items, in order.
     ///   - headers: Header fields to set.
     /// - Returns: The endpoint.
-    public static func delete(_ path: EndpointPath, query: [URLQueryItem] = [], headers: [String: String] = [:]) -> Endpoint {
+    public static func delete(_ path: EndpointPath, query: [URLQueryItem] = [], headers: [String: String] = [:])
+        -> Endpoint
+    {
         Endpoint(method: .delete, path: path, query: query, headers: headers)
     }
 

@@ -11,7 +11,8 @@ public struct RequestBody: Sendable {
     private let encoder: JSONEncoder?
     private let makeData: @Sendable (JSONEncoder) throws -> Data
 
-    private init(contentType: String, encoder: JSONEncoder?, makeData: @escaping @Sendable (JSONEncoder) throws -> Data) {
+    private init(contentType: String, encoder: JSONEncoder?, makeData: @escaping @Sendable (JSONEncoder) throws -> Data)
+    {
         self.contentType = contentType
         self.encoder = encoder
         self.makeData = makeData

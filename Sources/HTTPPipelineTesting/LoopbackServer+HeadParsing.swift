@@ -45,8 +45,9 @@ extension LoopbackServer.RequestParser {
         guard !target.isEmpty, target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw Failure(reason: "request target is empty or has invalid characters")
         }
-        guard target.first == UInt8(ascii: "/") || target.elementsEqual("*".utf8)
-            || isAbsoluteForm(target)
+        guard
+            target.first == UInt8(ascii: "/") || target.elementsEqual("*".utf8)
+                || isAbsoluteForm(target)
         else {
             throw Failure(reason: "request target is not origin, absolute or asterisk form")
         }
@@ -104,9 +105,10 @@ extension LoopbackServer.RequestParser {
             return .chunked
         }
         guard !contentLengths.isEmpty else { return .none }
-        let values = Set(contentLengths.flatMap { field in
-            field.value.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
-        })
+        let values = Set(
+            contentLengths.flatMap { field in
+                field.value.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
+            })
         guard values.count == 1, let value = values.first, (1...18).contains(value.utf8.count),
             value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
             let length = Int(value)

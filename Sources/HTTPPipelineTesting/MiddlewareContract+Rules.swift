@@ -1,8 +1,9 @@
 import Foundation
+import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
 
 extension MiddlewareContract {
     static let body = Data("contract body".utf8)

@@ -1,10 +1,11 @@
+public import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import Foundation
 public import FoundationNetworking
 #else
 public import Foundation
 #endif
-public import HTTPPipeline
 
 /// The rules every middleware of this project keeps, as checks you can run on your own.
 ///

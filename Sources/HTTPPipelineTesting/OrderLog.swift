@@ -1,8 +1,9 @@
 import Foundation
+import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
 
 /// A shared record of what each ``OrderProbe`` saw, in the order it happened.
 ///
@@ -49,11 +50,12 @@ public final class OrderLog: Sendable, CustomStringConvertible {
         public let visit: Int
 
         public var description: String {
-            let mark = switch phase {
-            case .request: ">"
-            case .response: "<"
-            case .error: "!"
-            }
+            let mark =
+                switch phase {
+                case .request: ">"
+                case .response: "<"
+                case .error: "!"
+                }
             return "\(layer)\(mark)"
         }
     }
@@ -118,11 +120,20 @@ public final class OrderLog: Sendable, CustomStringConvertible {
         storage.withLock { events in
             let visit: Int
             if phase == .request {
-                visit = 1 + events.count { $0.layer == layer && $0.phase == .request && $0.method == method && $0.path == path }
+                visit =
+                    1
+                    + events.count {
+                        $0.layer == layer && $0.phase == .request && $0.method == method && $0.path == path
+                    }
             } else {
-                visit = events.last { $0.layer == layer && $0.phase == .request && $0.method == method && $0.path == path }?.visit ?? 0
+                visit =
+                    events.last { $0.layer == layer && $0.phase == .request && $0.method == method && $0.path == path }?
+                    .visit ?? 0
             }
-            events.append(Event(layer: layer, phase: phase, method: method, path: path, status: status, attempt: attempt, visit: visit))
+            events.append(
+                Event(
+                    layer: layer, phase: phase, method: method, path: path, status: status, attempt: attempt,
+                    visit: visit))
         }
     }
 }

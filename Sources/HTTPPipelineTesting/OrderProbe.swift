@@ -1,8 +1,9 @@
 public import Foundation
+public import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-public import HTTPPipeline
 
 /// A middleware that changes nothing and records, in an ``OrderLog``, when it saw each request
 /// and each response or error.

@@ -1,8 +1,9 @@
 public import Foundation
+public import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-public import HTTPPipeline
 
 /// A transport that answers from a script and records every request it was sent.
 ///

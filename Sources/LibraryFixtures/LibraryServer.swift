@@ -1,10 +1,11 @@
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 public import HTTPPipeline
 public import HTTPPipelineAPI
 public import HTTPPipelineTesting
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
 
 /// The fixed catalogue the library scenario runs on, and the JSON the library API answers with.
 ///

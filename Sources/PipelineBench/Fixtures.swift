@@ -1,8 +1,9 @@
 import Foundation
+import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
 
 /// Answers every request from memory with one prepared response: the transport costs next to
 /// nothing, so what is measured is the chain.

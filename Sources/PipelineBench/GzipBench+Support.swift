@@ -1,6 +1,7 @@
 import CHTTPPipelineZlib
 import Foundation
 import HTTPPipelineGzip
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -39,7 +40,8 @@ extension GzipBench {
             for item in 0..<Int(1 + next() % 3) {
                 let cents = next() % 20_000
                 if item > 0 { order += "," }
-                order += #"{"sku":"SKU-\#(next() % 9_000 + 1_000)","qty":\#(1 + next() % 4),"price":\#(cents / 100).\#(cents % 100)}"#
+                order +=
+                    #"{"sku":"SKU-\#(next() % 9_000 + 1_000)","qty":\#(1 + next() % 4),"price":\#(cents / 100).\#(cents % 100)}"#
             }
             order += #"],"createdAt":"2024-0\#(1 + next() % 9)-1\#(next() % 9)T1\#(next() % 9):0\#(next() % 9):00Z"}"#
             bytes += Array(order.utf8)
@@ -54,9 +56,12 @@ extension GzipBench {
     /// `inflateEnd`, `free`. Returns the decoded size.
     static func inflateCStyle(_ compressed: Data) throws -> Int {
         try compressed.withUnsafeBytes { input -> Int in
-            guard let base = input.baseAddress, input.count >= 18 else { throw GzipBenchError(description: "short input") }
+            guard let base = input.baseAddress, input.count >= 18 else {
+                throw GzipBenchError(description: "short input")
+            }
             let tail = input.count - 4
-            let size = Int(input[tail]) | Int(input[tail + 1]) << 8 | Int(input[tail + 2]) << 16 | Int(input[tail + 3]) << 24
+            let size =
+                Int(input[tail]) | Int(input[tail + 1]) << 8 | Int(input[tail + 2]) << 16 | Int(input[tail + 3]) << 24
             guard let output = malloc(max(size, 1))?.assumingMemoryBound(to: UInt8.self) else {
                 throw GzipBenchError(description: "malloc failed")
             }
@@ -102,7 +107,9 @@ extension GzipBench {
     }
 
     static func check(count: Int, _ expected: Int) throws {
-        guard count == expected else { throw GzipBenchError(description: "decoded \(count) bytes, expected \(expected)") }
+        guard count == expected else {
+            throw GzipBenchError(description: "decoded \(count) bytes, expected \(expected)")
+        }
     }
 
     /// How many megabytes the resident set grew above where it was while `body` ran, or `nil`

@@ -1,10 +1,11 @@
 import CHTTPPipelineZlib
 import Foundation
+import HTTPPipeline
+import HTTPPipelineGzip
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
-import HTTPPipelineGzip
 
 /// The gzip measurements: our decoder against a plain C-style zlib loop over the same bytes, in
 /// the same run, on generated API-like JSON: one large body (≥ 50 MB) and many ~2 KB bodies.
@@ -89,23 +90,27 @@ enum GzipBench {
         var ours = Double.infinity
         var cLoop = Double.infinity
         for _ in 0..<rounds {
-            ours = min(ours, try time {
-                var sum = 0
-                for _ in 0..<smallRepeats {
-                    for body in bodies {
-                        let limit = GzipOptions.default.outputLimit(forWireSize: body.count)
-                        sum &+= try GzipDecoder.decode(body, as: .gzip, limit: limit).count
+            ours = min(
+                ours,
+                try time {
+                    var sum = 0
+                    for _ in 0..<smallRepeats {
+                        for body in bodies {
+                            let limit = GzipOptions.default.outputLimit(forWireSize: body.count)
+                            sum &+= try GzipDecoder.decode(body, as: .gzip, limit: limit).count
+                        }
                     }
-                }
-                try check(count: sum, decodedTotal * smallRepeats)
-            })
-            cLoop = min(cLoop, try time {
-                var sum = 0
-                for _ in 0..<smallRepeats {
-                    for body in bodies { sum &+= try inflateCStyle(body) }
-                }
-                try check(count: sum, decodedTotal * smallRepeats)
-            })
+                    try check(count: sum, decodedTotal * smallRepeats)
+                })
+            cLoop = min(
+                cLoop,
+                try time {
+                    var sum = 0
+                    for _ in 0..<smallRepeats {
+                        for body in bodies { sum &+= try inflateCStyle(body) }
+                    }
+                    try check(count: sum, decodedTotal * smallRepeats)
+                })
         }
         let megabytes = Double(decodedTotal * smallRepeats) / 1e6
         let decodes = Double(smallCount * smallRepeats)

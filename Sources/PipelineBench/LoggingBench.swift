@@ -1,9 +1,10 @@
 import Foundation
+import HTTPPipeline
+import HTTPPipelineLogging
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
-import HTTPPipelineLogging
 
 /// A sink that formats every record, as a real sink would, and keeps only a byte count.
 struct FormattingSink: HTTPLogSink {
@@ -21,7 +22,8 @@ enum LoggingBench {
     static let levels: [LogLevel] = [.none, .basic, .headers]
 
     static func request() -> URLRequest {
-        let url = URL(string: "https://api.example.com/v1/books/42?access_token=abc123&page=2&lang=en")
+        let url =
+            URL(string: "https://api.example.com/v1/books/42?access_token=abc123&page=2&lang=en")
             ?? URL(fileURLWithPath: "/")
         var request = URLRequest(url: url)
         request.setValue("Bearer eyJhbGciOiJIUzI1NiJ9.e30.signature", forHTTPHeaderField: "Authorization")
@@ -39,7 +41,8 @@ enum LoggingBench {
             "ETag": "\"33a64df551425fcc55e4d42a148795d9f25f89d4\"",
         ]
         let url = request().url ?? URL(fileURLWithPath: "/")
-        guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers) else {
+        guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
+        else {
             fatalError("Foundation could not build a constant response")
         }
         return InMemoryTransport(body: Data(#"{"id":42,"title":"Dune"}"#.utf8), response: response)

@@ -1,8 +1,9 @@
 import Foundation
+import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
 
 /// Sends `iterations` requests one after another and returns the nanoseconds each took on
 /// average. Generic, so each chain's concrete type is specialised into its own loop.

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineRetry
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A credential source that always has the same valid token: the auth happy path.
 struct StaticSource: CredentialSource {
@@ -19,14 +20,20 @@ enum PluginBench {
         let transport = LoggingBench.transport()
         return [
             ("plugins_none", Pipeline(transport: transport) { NoOp() }),
-            ("plugins_retry", Pipeline(transport: transport) {
-                NoOp()
-                RetryMiddleware(policy: .default)
-            }),
-            ("plugins_auth", Pipeline(transport: transport) {
-                NoOp()
-                AuthMiddleware(source: StaticSource())
-            }),
+            (
+                "plugins_retry",
+                Pipeline(transport: transport) {
+                    NoOp()
+                    RetryMiddleware(policy: .default)
+                }
+            ),
+            (
+                "plugins_auth",
+                Pipeline(transport: transport) {
+                    NoOp()
+                    AuthMiddleware(source: StaticSource())
+                }
+            ),
         ]
     }
 
@@ -35,7 +42,10 @@ enum PluginBench {
         var entries = [("plugins_none_ns", none)]
         for name in ["retry", "auth"] {
             guard let with = medians["plugins_\(name)"] else { continue }
-            entries += [("\(name)_happy_path_ns", with), ("\(name)_happy_path_added_ns", with - none), ("\(name)_happy_path_ratio_to_none", with / none)]
+            entries += [
+                ("\(name)_happy_path_ns", with), ("\(name)_happy_path_added_ns", with - none),
+                ("\(name)_happy_path_ratio_to_none", with / none),
+            ]
         }
         return entries
     }
@@ -79,7 +89,8 @@ struct TokenCheckingTransport: HTTPTransport {
 enum AuthStormBench {
     /// Wall time for 1,000 concurrent requests that all meet a 401, in units of the refresh
     /// latency: 1.0 would be the refresh alone; the goal is under 3.
-    static func measurements(latency: Duration = .milliseconds(100), requests: Int = 1_000) async -> [(String, Double)] {
+    static func measurements(latency: Duration = .milliseconds(100), requests: Int = 1_000) async -> [(String, Double)]
+    {
         let source = SlowRefreshSource(latency: latency)
         let pipeline = Pipeline(transport: TokenCheckingTransport()) { AuthMiddleware(source: source) }
         let request = URLRequest(url: URL(fileURLWithPath: "/me"))

@@ -66,7 +66,10 @@ struct Report {
         if !loggingEntries.isEmpty {
             Swift.print("\nlogging, per exchange (same pipeline with and without a LoggingMiddleware)")
             for (key, value) in loggingEntries {
-                Swift.print(pad(key, 32) + (key.hasSuffix("ratio_to_none") ? String(format: "%.2fx", value) : String(format: "%.0f ns", value)))
+                Swift.print(
+                    pad(key, 32)
+                        + (key.hasSuffix("ratio_to_none")
+                            ? String(format: "%.2fx", value) : String(format: "%.0f ns", value)))
             }
         }
         if !extra.isEmpty {

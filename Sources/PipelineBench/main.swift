@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
+import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
 
 // pipeline-bench: the per-request cost of the middleware chain.
 //
@@ -53,7 +54,8 @@ func chain(_ family: Family, _ layers: Int, _ transport: InMemoryTransport) -> a
     switch family {
     case .builder: builderChain(layers, over: transport)
     case .array: Pipeline(transport: transport, middleware: Array(repeating: NoOp(), count: layers))
-    case .closures: ClosureFoldingClient(middlewares: Array(repeating: ClosureNoOp(), count: layers), transport: transport)
+    case .closures:
+        ClosureFoldingClient(middlewares: Array(repeating: ClosureNoOp(), count: layers), transport: transport)
     }
 }
 

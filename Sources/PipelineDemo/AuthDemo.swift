@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineLogging
 import HTTPPipelineTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A token service on the loopback server: `/token` rotates the access and refresh tokens;
 /// `/me/shelf` accepts only the current access token.
@@ -22,7 +23,8 @@ final class DemoTokenServer: Sendable {
                 state.access = "access-\(state.issued)"
                 state.refresh = "refresh-\(state.issued)"
                 let body = #"{"access_token":"\#(state.access)","refresh_token":"\#(state.refresh)"}"#
-                return .init(headers: [("Content-Type", "application/json")], body: Data(body.utf8), delay: .milliseconds(50))
+                return .init(
+                    headers: [("Content-Type", "application/json")], body: Data(body.utf8), delay: .milliseconds(50))
             }
         }
         server.route("GET", "/me/shelf") { request in
@@ -73,7 +75,8 @@ func showAuth(server: LoopbackServer, transport: URLSessionTransport) async thro
     tokens.install(on: server)
     // The token endpoint is called through a pipeline *without* the auth middleware.
     let tokenClient = Pipeline(transport: transport) { LoggingMiddleware(level: .basic, sink: InMemoryLogSink()) }
-    let source = DemoCredentialSource(tokenEndpoint: server.baseURL.appendingPathComponent("token"), transport: tokenClient)
+    let source = DemoCredentialSource(
+        tokenEndpoint: server.baseURL.appendingPathComponent("token"), transport: tokenClient)
     let sink = InMemoryLogSink()
     let pipeline = Pipeline(transport: transport) {
         AuthMiddleware(source: source)
@@ -94,14 +97,19 @@ func showAuth(server: LoopbackServer, transport: URLSessionTransport) async thro
     }
     // The server's own view, with tokens shown only by generation: never print a token.
     let log = server.requests.dropFirst(before).map { request -> String in
-        let token = request.header("Authorization").map { $0.hasSuffix("-1") ? "with the expired token" : "with the refreshed token" } ?? ""
+        let token =
+            request.header("Authorization").map {
+                $0.hasSuffix("-1") ? "with the expired token" : "with the refreshed token"
+            } ?? ""
         return "\(request.method) \(request.path) \(token)"
     }
     let counts = Dictionary(log.map { ($0, 1) }, uniquingKeysWith: +).sorted { $0.key < $1.key }
     print("   the server's log, grouped:")
     for (line, count) in counts { print("     \(count) × \(line)") }
     print("   refreshes at the token endpoint: \(tokens.state.value.refreshCalls)")
-    print("   the callers saw: \(Dictionary(statuses.map { ($0, 1) }, uniquingKeysWith: +).map { "\($1) × \($0)" }.joined(separator: ", "))")
+    print(
+        "   the callers saw: \(Dictionary(statuses.map { ($0, 1) }, uniquingKeysWith: +).map { "\($1) × \($0)" }.joined(separator: ", "))"
+    )
     let secretsInLog = ["access-2", "refresh-2"].filter { sink.text.contains($0) }
     print("   tokens in the client log: \(secretsInLog.isEmpty ? "none" : secretsInLog.joined(separator: ", "))")
 }

@@ -1,8 +1,9 @@
 import Foundation
+import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
 
 /// Stamps every request with a request ID and a client name, so the server (and any layer
 /// inside this one) can tell requests apart.

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAPI
 import HTTPPipelineAuth
@@ -11,6 +8,10 @@ import HTTPPipelineStandard
 import HTTPPipelineTesting
 import LibraryFeatures
 import LibraryFixtures
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The library scenario through the whole plugin stack over `URLSessionTransport`: the book
 /// detail in two round trips, then the N+1 list three ways, next to the predicted times.
@@ -22,11 +23,13 @@ func showLibrary() async throws {
     let sink = InMemoryLogSink()
     let connections = 6
     let library = try LibraryServer(delay: .milliseconds(100), connectionsPerHost: connections) { transport in
-        try StandardPipeline.build(over: transport, options: StandardOptions(
-            headers: [.fixed("User-Agent", "pipeline-demo/1.0")],
-            credentials: MemberToken(),
-            logging: .init(level: .basic, sink: sink)
-        ))
+        try StandardPipeline.build(
+            over: transport,
+            options: StandardOptions(
+                headers: [.fixed("User-Agent", "pipeline-demo/1.0")],
+                credentials: MemberToken(),
+                logging: .init(level: .basic, sink: sink)
+            ))
     }
     defer { library.stop() }
     let wait = library.delay.milliseconds
@@ -40,7 +43,10 @@ func showLibrary() async throws {
     let arrivals = library.requests
     if let first = arrivals.first?.receivedAt {
         for request in arrivals {
-            print(String(format: "   +%4.0f ms  %@ %@", first.duration(to: request.receivedAt).milliseconds, request.method, request.path))
+            print(
+                String(
+                    format: "   +%4.0f ms  %@ %@", first.duration(to: request.receivedAt).milliseconds, request.method,
+                    request.path))
         }
     }
     print(String(format: "   %d requests in %.0f ms: two round trips, not four", arrivals.count, detailTime))
@@ -60,9 +66,10 @@ func showLibrary() async throws {
     // The session's real concurrency limit: author requests of the concurrent run that arrived
     // together, within half a route delay of the first.
     let concurrentAuthors = library.requests.filter { $0.path.hasPrefix("/authors/") }.suffix(20)
-    let limit = concurrentAuthors.first.map { first in
-        concurrentAuthors.filter { first.receivedAt.duration(to: $0.receivedAt).milliseconds < wait / 2 }.count
-    } ?? connections
+    let limit =
+        concurrentAuthors.first.map { first in
+            concurrentAuthors.filter { first.receivedAt.duration(to: $0.receivedAt).milliseconds < wait / 2 }.count
+        } ?? connections
     let n = 20.0
     let predicted = [(n + 1) * wait, wait + (n / Double(max(limit, 1))).rounded(.up) * wait, 2 * wait]
     print("\n   N+1: 20 books' author names (W = \(Int(wait)) ms, measured concurrency limit L = \(limit))")
@@ -76,7 +83,8 @@ func showLibrary() async throws {
     // The catalog: three pages whose books share authors, with and without the author cache.
     for cached in [false, true] {
         let batch = BatchAuthorDirectory(client: library.client)
-        let authors: any AuthorDirectory = cached ? CachingAuthorDirectory(wrapping: batch, clock: ContinuousClock()) : batch
+        let authors: any AuthorDirectory =
+            cached ? CachingAuthorDirectory(wrapping: batch, clock: ContinuousClock()) : batch
         let catalog = CatalogService(client: library.client, authors: authors)
         let before = library.requestedAuthorIDs.count
         var cursor: String?
@@ -87,9 +95,13 @@ func showLibrary() async throws {
             cursor = page.nextCursor
         }
         let asked = library.requestedAuthorIDs.dropFirst(before)
-        print("   catalog, 3 pages (\(books) books) \(cached ? "with" : "without") the author cache: \(asked.count) author lookups for \(Set(asked).count) distinct authors")
+        print(
+            "   catalog, 3 pages (\(books) books) \(cached ? "with" : "without") the author cache: \(asked.count) author lookups for \(Set(asked).count) distinct authors"
+        )
     }
-    print("   every exchange above went through the standard stack and was logged, redacted: \(sink.records.count) records")
+    print(
+        "   every exchange above went through the standard stack and was logged, redacted: \(sink.records.count) records"
+    )
 }
 
 extension Duration {

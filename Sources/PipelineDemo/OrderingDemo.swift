@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineGzip
@@ -11,17 +8,23 @@ import HTTPPipelineRetry
 import HTTPPipelineStandard
 import HTTPPipelineTesting
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The standard stack's order and its (empty) diagnostics, then a mis-ordered stack's.
 func showOrdering(server: LoopbackServer, transport: URLSessionTransport) throws {
     struct NoTokens: CredentialSource {
         func currentCredential() async throws -> Credential? { .bearer("demo") }
         func refreshCredential(after failed: Credential?) async throws -> Credential { .bearer("demo") }
     }
-    let standard = try StandardPipeline.build(over: transport, options: StandardOptions(
-        headers: [.fixed("User-Agent", "pipeline-demo/1.0")],
-        credentials: NoTokens(),
-        logging: .init(level: .basic, sink: InMemoryLogSink())
-    ))
+    let standard = try StandardPipeline.build(
+        over: transport,
+        options: StandardOptions(
+            headers: [.fixed("User-Agent", "pipeline-demo/1.0")],
+            credentials: NoTokens(),
+            logging: .init(level: .basic, sink: InMemoryLogSink())
+        ))
     print("\n== Ordering: the standard stack, and a mis-ordered one")
     print("   \(standard)")
     print("   diagnostics: \(standard.orderingDiagnostics.isEmpty ? "none" : "\(standard.orderingDiagnostics.count)")")

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineHeaders
 import HTTPPipelineLogging
 import HTTPPipelineTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The built-in plugins on the same server: default headers, then redacting logging at headers
 /// level, with a secret in the `Authorization` header and another in the `access_token` query.
@@ -23,8 +24,11 @@ func showPlugins(server: LoopbackServer, transport: URLSessionTransport) async t
     print("\n== Plugins: default headers, then redacting logging")
     print("   \(pipeline)")
 
-    var components = URLComponents(url: server.baseURL.appendingPathComponent("me/loans"), resolvingAgainstBaseURL: false)
-    components?.queryItems = [URLQueryItem(name: "access_token", value: queryToken), URLQueryItem(name: "page", value: "1")]
+    var components = URLComponents(
+        url: server.baseURL.appendingPathComponent("me/loans"), resolvingAgainstBaseURL: false)
+    components?.queryItems = [
+        URLQueryItem(name: "access_token", value: queryToken), URLQueryItem(name: "page", value: "1"),
+    ]
     guard let url = components?.url else { throw URLError(.badURL) }
     var request = URLRequest(url: url)
     request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
@@ -34,7 +38,9 @@ func showPlugins(server: LoopbackServer, transport: URLSessionTransport) async t
     let leaked = [bearer, queryToken, "s3ss10n-c00k1e"].filter { sink.text.contains($0) }
     print("   secrets in the log: \(leaked.isEmpty ? "none" : leaked.joined(separator: ", "))")
     let received = server.requests.last
-    print("   the server still received Authorization: \(received?.header("Authorization") == "Bearer \(bearer)" ? "the real token" : "something else")")
+    print(
+        "   the server still received Authorization: \(received?.header("Authorization") == "Bearer \(bearer)" ? "the real token" : "something else")"
+    )
     if !leaked.isEmpty { throw DemoError.secretLeaked }
 }
 

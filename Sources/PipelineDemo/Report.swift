@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -30,7 +31,9 @@ final class Report: Sendable {
         case .request:
             line = "→ \(pad(layer)) request   \(what)   X-Request-ID: \(id)"
         case .response(let status, let bytes):
-            line = "← \(pad(layer)) response  \(status), \(bytes) bytes" + (took.map { "   after \(milliseconds($0))" } ?? "")
+            line =
+                "← \(pad(layer)) response  \(status), \(bytes) bytes"
+                + (took.map { "   after \(milliseconds($0))" } ?? "")
         case .failure(let error):
             line = "← \(pad(layer)) error     \(type(of: error))" + (took.map { "   after \(milliseconds($0))" } ?? "")
         }

@@ -1,22 +1,27 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A route that fails twice with 503 and then answers, recovered by retry; logging inside retry
 /// records every attempt with its number.
 func showRetry(server: LoopbackServer, transport: URLSessionTransport) async throws {
     let hits = Locked(0)
     server.route("GET", "/flaky") { _ in
-        let hit = hits.withLock { $0 += 1; return $0 }
+        let hit = hits.withLock {
+            $0 += 1
+            return $0
+        }
         return hit <= 2 ? .init(status: 503, headers: [("Retry-After", "0")]) : .init(body: Data("recovered".utf8))
     }
     let sink = InMemoryLogSink()
-    let policy = try RetryPolicy.exponential(maximumAttempts: 4, base: .milliseconds(40), cap: .milliseconds(200), jitter: .none)
+    let policy = try RetryPolicy.exponential(
+        maximumAttempts: 4, base: .milliseconds(40), cap: .milliseconds(200), jitter: .none)
     let pipeline = Pipeline(transport: transport) {
         RetryMiddleware(policy: policy)
         LoggingMiddleware(level: .basic, sink: sink)
@@ -25,5 +30,7 @@ func showRetry(server: LoopbackServer, transport: URLSessionTransport) async thr
     print("   \(pipeline)")
     let (data, response) = try await pipeline.send(URLRequest(url: server.baseURL.appendingPathComponent("flaky")))
     for line in sink.text.split(separator: "\n") { print("   " + line) }
-    print("   the caller saw: \(response.statusCode) \"\(String(decoding: data, as: UTF8.self))\" after \(sink.records.count) attempts")
+    print(
+        "   the caller saw: \(response.statusCode) \"\(String(decoding: data, as: UTF8.self))\" after \(sink.records.count) attempts"
+    )
 }

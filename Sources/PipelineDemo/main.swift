@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineHeaders
 import HTTPPipelineLogging
 import HTTPPipelineTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 // pipeline-demo: two middleware written here, one loopback server, one pipeline in two orders.
 //
@@ -17,16 +18,20 @@ import HTTPPipelineTesting
 
 func makeServer() throws -> LoopbackServer {
     let server = LoopbackServer()
-    server.route("GET", "/books/1", .init(
-        headers: [("Content-Type", "application/json")],
-        body: Data(#"{"id":1,"title":"The Left Hand of Darkness"}"#.utf8),
-        delay: .milliseconds(20)
-    ))
+    server.route(
+        "GET", "/books/1",
+        .init(
+            headers: [("Content-Type", "application/json")],
+            body: Data(#"{"id":1,"title":"The Left Hand of Darkness"}"#.utf8),
+            delay: .milliseconds(20)
+        ))
     server.route("GET", "/missing", .init(status: 404))
-    server.route("GET", "/me/loans", .init(
-        headers: [("Content-Type", "application/json"), ("Set-Cookie", "session=s3ss10n-c00k1e; HttpOnly")],
-        body: Data(#"[{"book":1,"due":"2026-12-14"}]"#.utf8)
-    ))
+    server.route(
+        "GET", "/me/loans",
+        .init(
+            headers: [("Content-Type", "application/json"), ("Set-Cookie", "session=s3ss10n-c00k1e; HttpOnly")],
+            body: Data(#"[{"book":1,"due":"2026-12-14"}]"#.utf8)
+        ))
     try server.start()
     return server
 }
@@ -40,7 +45,9 @@ func send(_ path: String, through pipeline: some HTTPTransport, server: Loopback
     }
 }
 
-func show(_ title: String, _ pipeline: some HTTPTransport & CustomStringConvertible, server: LoopbackServer, report: Report) async {
+func show(
+    _ title: String, _ pipeline: some HTTPTransport & CustomStringConvertible, server: LoopbackServer, report: Report
+) async {
     print("\n== \(title)")
     print("   \(pipeline)")
     let before = server.requests.count
@@ -74,15 +81,16 @@ func runDemo() async throws {
     }
     await show("The same two layers, swapped", stampInside, server: server, report: report)
 
-    print("""
+    print(
+        """
 
-    What changed:
-     - Order of arrival: the first layer listed sees the request first and the response last.
-     - With HeaderStamp outside, TimingLog sees the request ID it stamped; with HeaderStamp
-       inside, TimingLog logs "none": a layer only sees what the layers outside it did.
-     - The server received the same stamped headers either way: order changes what the layers
-       observe, not what the stamp sends.
-    """)
+        What changed:
+         - Order of arrival: the first layer listed sees the request first and the response last.
+         - With HeaderStamp outside, TimingLog sees the request ID it stamped; with HeaderStamp
+           inside, TimingLog logs "none": a layer only sees what the layers outside it did.
+         - The server received the same stamped headers either way: order changes what the layers
+           observe, not what the stamp sends.
+        """)
 
     try await showPlugins(server: server, transport: transport)
     try await showRetry(server: server, transport: transport)

@@ -1,21 +1,26 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAPI
 import HTTPPipelineTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 @Suite struct APIClientTests {
     let base = "https://api.example.com/v2/"
 
-    func client(_ transport: ScriptedTransport, decoder: JSONDecoder = JSONDecoder(), acceptableStatus: Range<Int> = 200..<300) throws -> APIClient {
+    func client(
+        _ transport: ScriptedTransport, decoder: JSONDecoder = JSONDecoder(), acceptableStatus: Range<Int> = 200..<300
+    ) throws -> APIClient {
         try APIClient(baseURL: url(base), transport: transport, decoder: decoder, acceptableStatus: acceptableStatus)
     }
 
     /// Sends `endpoint` and returns the `APIError` it failed with, recording an issue otherwise.
-    func apiError<R>(_ client: APIClient, _ endpoint: Endpoint<R>, sourceLocation: SourceLocation = #_sourceLocation) async -> APIError? {
+    func apiError<R>(_ client: APIClient, _ endpoint: Endpoint<R>, sourceLocation: SourceLocation = #_sourceLocation)
+        async -> APIError?
+    {
         do {
             _ = try await client.send(endpoint)
             Issue.record("expected an APIError, the request succeeded", sourceLocation: sourceLocation)
@@ -66,9 +71,11 @@ import Testing
 
     // MARK: Errors by stage
 
-    @Test("A bad endpoint fails as an invalid request and never reaches the transport", arguments: [
-        EndpointPath(""), "https://evil.example/x", "//evil.example/x", "/books/../admin", "/books/\("..")",
-    ] as [EndpointPath])
+    @Test(
+        "A bad endpoint fails as an invalid request and never reaches the transport",
+        arguments: [
+            EndpointPath(""), "https://evil.example/x", "//evil.example/x", "/books/../admin", "/books/\("..")",
+        ] as [EndpointPath])
     func badEndpointNeverReachesTransport(path: EndpointPath) async throws {
         let transport = ScriptedTransport([.ok("{}")])
         let error = await apiError(try client(transport), Endpoint<EmptyResponse>.get(path))
@@ -114,7 +121,9 @@ import Testing
         let first = await apiError(client, Endpoint<Book>.get("/a"))
         let second = await apiError(client, Endpoint<Book>.get("/b"))
         guard case .unacceptableStatus(500, "oops") = first, case .unacceptableStatus(503, let snippet) = second else {
-            Issue.record("expected two unacceptableStatus errors, got \(String(describing: first)), \(String(describing: second))")
+            Issue.record(
+                "expected two unacceptableStatus errors, got \(String(describing: first)), \(String(describing: second))"
+            )
             return
         }
         #expect(snippet.hasSuffix("…"))

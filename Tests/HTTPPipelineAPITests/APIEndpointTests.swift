@@ -1,9 +1,10 @@
 import Foundation
+import HTTPPipelineAPI
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipelineAPI
-import Testing
 
 @Suite struct APIEndpointTests {
     // MARK: Path joining
@@ -46,7 +47,8 @@ import Testing
         ]
     )
     func encodesInterpolatedSegments(value: String, encoded: String) throws {
-        let request = try Endpoint<Book>.get("/books/\(value)/reviews").urlRequest(baseURL: url("https://api.example.com/v2/"))
+        let request = try Endpoint<Book>.get("/books/\(value)/reviews").urlRequest(
+            baseURL: url("https://api.example.com/v2/"))
         let requestURL = try #require(request.url)
         #expect(requestURL.absoluteString == "https://api.example.com/v2/books/\(encoded)/reviews")
 
@@ -84,7 +86,10 @@ import Testing
             .query("page size", "2")
         let request = try endpoint.urlRequest(baseURL: url("https://api.example.com"))
         let components = try #require(request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) })
-        #expect(components.queryItems == [URLQueryItem(name: "q", value: value), URLQueryItem(name: "page size", value: "2")])
+        #expect(
+            components.queryItems == [
+                URLQueryItem(name: "q", value: value), URLQueryItem(name: "page size", value: "2"),
+            ])
         #expect(components.percentEncodedPath == "/books")
         let rawQuery = try #require(components.percentEncodedQuery)
         #expect(!rawQuery.contains("+"))
@@ -94,7 +99,8 @@ import Testing
 
     @Test("A plus sign in a query value is sent as %2B, never as a literal plus")
     func plusIsPercentEncoded() throws {
-        let request = try Endpoint<[Book]>.get("/search").query("q", "c++ & more").urlRequest(baseURL: url("https://api.example.com"))
+        let request = try Endpoint<[Book]>.get("/search").query("q", "c++ & more").urlRequest(
+            baseURL: url("https://api.example.com"))
         #expect(request.url?.query == "q=c%2B%2B%20%26%20more")
     }
 
@@ -130,7 +136,9 @@ import Testing
     )
     func rejectsBadPaths(path: EndpointPath) throws {
         let base = try url("https://api.example.com/v2/")
-        let reason = invalidRequestReason { () throws(APIError) in _ = try Endpoint<Book>.get(path).urlRequest(baseURL: base) }
+        let reason = invalidRequestReason { () throws(APIError) in
+            _ = try Endpoint<Book>.get(path).urlRequest(baseURL: base)
+        }
         #expect(reason != nil)
     }
 
@@ -146,7 +154,9 @@ import Testing
     )
     func rejectsBadBaseURLs(base: String) throws {
         let baseURL = try url(base)
-        let reason = invalidRequestReason { () throws(APIError) in _ = try Endpoint<Book>.get("/books").urlRequest(baseURL: baseURL) }
+        let reason = invalidRequestReason { () throws(APIError) in
+            _ = try Endpoint<Book>.get("/books").urlRequest(baseURL: baseURL)
+        }
         #expect(reason?.contains("base URL") == true)
     }
 
@@ -168,7 +178,8 @@ import Testing
     func jsonBodyWithOwnEncoder() throws {
         let own = JSONEncoder()
         own.keyEncodingStrategy = .convertToSnakeCase
-        let endpoint = Endpoint<Order>(method: .put, path: "/orders/1", body: .json(Order(item: "tea", unitPrice: 3), encoder: own))
+        let endpoint = Endpoint<Order>(
+            method: .put, path: "/orders/1", body: .json(Order(item: "tea", unitPrice: 3), encoder: own))
         let request = try endpoint.urlRequest(baseURL: url("https://api.example.com"))
         let body = try #require(request.httpBody)
         let object = try JSONSerialization.jsonObject(with: body) as? [String: Any]
@@ -186,8 +197,11 @@ import Testing
         #expect(plain.value(forHTTPHeaderField: "Content-Type") == "text/plain")
         #expect(plain.value(forHTTPHeaderField: "X-Trace") == "1")
 
-        let overridden = try Endpoint<Order>.patch("/orders/1", body: Order(item: "tea", unitPrice: 3), headers: ["Content-Type": "application/merge-patch+json"])
-            .urlRequest(baseURL: url("https://api.example.com"))
+        let overridden = try Endpoint<Order>.patch(
+            "/orders/1", body: Order(item: "tea", unitPrice: 3),
+            headers: ["Content-Type": "application/merge-patch+json"]
+        )
+        .urlRequest(baseURL: url("https://api.example.com"))
         #expect(overridden.value(forHTTPHeaderField: "Content-Type") == "application/merge-patch+json")
         #expect(overridden.httpMethod == "PATCH")
     }
@@ -197,19 +211,22 @@ import Testing
         struct Measurement: Encodable, Sendable { var value: Double }
         let base = try url("https://api.example.com")
         let reason = invalidRequestReason { () throws(APIError) in
-            _ = try Endpoint<EmptyResponse>.post("/measurements", body: [Measurement(value: .nan)]).urlRequest(baseURL: base)
+            _ = try Endpoint<EmptyResponse>.post("/measurements", body: [Measurement(value: .nan)]).urlRequest(
+                baseURL: base)
         }
         #expect(reason?.contains("[0].value") == true)
     }
 
-    @Test("Factories set the method they are named after", arguments: [
-        (Endpoint<EmptyResponse>.get("/x"), "GET"),
-        (.delete("/x"), "DELETE"),
-        (.post("/x"), "POST"),
-        (.put("/x", body: [1]), "PUT"),
-        (.patch("/x", body: [1]), "PATCH"),
-        (Endpoint(method: "propfind", path: "/x"), "PROPFIND"),
-    ])
+    @Test(
+        "Factories set the method they are named after",
+        arguments: [
+            (Endpoint<EmptyResponse>.get("/x"), "GET"),
+            (.delete("/x"), "DELETE"),
+            (.post("/x"), "POST"),
+            (.put("/x", body: [1]), "PUT"),
+            (.patch("/x", body: [1]), "PATCH"),
+            (Endpoint(method: "propfind", path: "/x"), "PROPFIND"),
+        ])
     func factoriesSetMethods(endpoint: Endpoint<EmptyResponse>, method: String) throws {
         let request = try endpoint.urlRequest(baseURL: url("https://api.example.com"))
         #expect(request.httpMethod == method)

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAPI
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct APIErrorTests {
     struct Credentials: Codable, Sendable {
@@ -17,8 +18,11 @@ import Testing
 
     /// An endpoint carrying a secret in its query, its Authorization header and its body.
     static func secretEndpoint<R>(_ path: EndpointPath = "/session") -> Endpoint<R> {
-        Endpoint<R>.post(path, body: Credentials(user: "ada", password: "SECRET-BODY"), headers: ["Authorization": "Bearer SECRET-TOKEN"])
-            .query("api_key", "SECRET-QUERY")
+        Endpoint<R>.post(
+            path, body: Credentials(user: "ada", password: "SECRET-BODY"),
+            headers: ["Authorization": "Bearer SECRET-TOKEN"]
+        )
+        .query("api_key", "SECRET-QUERY")
     }
 
     enum Failure: String, CaseIterable, Sendable {
@@ -45,7 +49,9 @@ import Testing
         }
     }
 
-    @Test("No error description contains the query, the Authorization header or the request body", arguments: Failure.allCases)
+    @Test(
+        "No error description contains the query, the Authorization header or the request body",
+        arguments: Failure.allCases)
     func descriptionsHoldNoSecrets(failure: Failure) async throws {
         let transport = ScriptedTransport { request in Self.reply(for: failure, to: request) }
         let client = try APIClient(baseURL: url("https://api.example.com/v2/"), transport: transport)
@@ -71,7 +77,9 @@ import Testing
     @Test("An invalid request's description does not quote the path or the body")
     func invalidRequestDescriptionHoldsNoSecrets() throws {
         let base = try url("https://api.example.com")
-        let reason = invalidRequestReason { () throws(APIError) in _ = try (Self.secretEndpoint("/users/\("..")") as Endpoint<Book>).urlRequest(baseURL: base) }
+        let reason = invalidRequestReason { () throws(APIError) in
+            _ = try (Self.secretEndpoint("/users/\("..")") as Endpoint<Book>).urlRequest(baseURL: base)
+        }
         let description = APIError.invalidRequest(reason: reason ?? "").description
         for secret in Self.secrets {
             #expect(!description.contains(secret))
@@ -82,12 +90,21 @@ import Testing
     @Test(
         "Each description names the failing stage",
         arguments: [
-            (APIError.invalidRequest(reason: "the endpoint path is empty"), "invalid request: the endpoint path is empty"),
+            (
+                APIError.invalidRequest(reason: "the endpoint path is empty"),
+                "invalid request: the endpoint path is empty"
+            ),
             (.transport(underlying: URLError(.timedOut)), "transport failure: URLError -1001"),
-            (.transport(underlying: HTTPTransportError.nonHTTPResponse), "transport failure: the server's reply was not an HTTP response"),
+            (
+                .transport(underlying: HTTPTransportError.nonHTTPResponse),
+                "transport failure: the server's reply was not an HTTP response"
+            ),
             (.unacceptableStatus(code: 404, bodySnippet: "missing"), "unacceptable status 404; body starts: missing"),
             (.unacceptableStatus(code: 503, bodySnippet: ""), "unacceptable status 503 with an empty body"),
-            (.decoding(type: "Book", codingPath: "author.name", reason: "the key is missing"), "could not decode Book at author.name: the key is missing"),
+            (
+                .decoding(type: "Book", codingPath: "author.name", reason: "the key is missing"),
+                "could not decode Book at author.name: the key is missing"
+            ),
         ]
     )
     func descriptionsNameTheStage(error: APIError, expected: String) {

@@ -1,17 +1,22 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 @Suite struct AuthBehaviourTests {
     @Test func bearerAndAPIKeyCredentialsAreAttachedToTheirHeaders() async throws {
         let transport = ScriptedTransport { _ in .ok() }
-        let bearer = Pipeline(transport: transport) { AuthMiddleware(source: TestSource(current: .bearer("abc")), clock: ManualClock()) }
-        let key = Pipeline(transport: transport) { AuthMiddleware(source: TestSource(current: .apiKey("k-1", header: "X-Api-Key")), clock: ManualClock()) }
+        let bearer = Pipeline(transport: transport) {
+            AuthMiddleware(source: TestSource(current: .bearer("abc")), clock: ManualClock())
+        }
+        let key = Pipeline(transport: transport) {
+            AuthMiddleware(source: TestSource(current: .apiKey("k-1", header: "X-Api-Key")), clock: ManualClock())
+        }
         _ = try await bearer.send(URLRequest(url: testURL))
         _ = try await key.send(URLRequest(url: testURL))
         #expect(transport.requests[0].value(forHTTPHeaderField: "Authorization") == "Bearer abc")
@@ -21,10 +26,14 @@ import Testing
 
     @Test func customSchemeSetsWhatItNeeds() async throws {
         let transport = ScriptedTransport { _ in .ok() }
-        let credential = Credential(token: "s3cr3t", scheme: .custom(name: "Authorization") { request, token in
-            request.setValue("Token token=\"\(token)\"", forHTTPHeaderField: "Authorization")
-        })
-        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: TestSource(current: credential), clock: ManualClock()) }
+        let credential = Credential(
+            token: "s3cr3t",
+            scheme: .custom(name: "Authorization") { request, token in
+                request.setValue("Token token=\"\(token)\"", forHTTPHeaderField: "Authorization")
+            })
+        let pipeline = Pipeline(transport: transport) {
+            AuthMiddleware(source: TestSource(current: credential), clock: ManualClock())
+        }
         _ = try await pipeline.send(URLRequest(url: testURL))
         #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == "Token token=\"s3cr3t\"")
     }
@@ -33,7 +42,9 @@ import Testing
         let transport = ScriptedTransport { _ in .status(401) }
         let source = TestSource()
         let options = AuthOptions(skips: { $0.url?.host == "public.example.invalid" })
-        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, options: options, clock: ManualClock()) }
+        let pipeline = Pipeline(transport: transport) {
+            AuthMiddleware(source: source, options: options, clock: ManualClock())
+        }
         _ = try await pipeline.send(URLRequest(url: URL(string: "https://public.example.invalid/x") ?? testURL))
         var own = URLRequest(url: testURL)
         own.setValue("Bearer caller", forHTTPHeaderField: "Authorization")
@@ -49,7 +60,9 @@ import Testing
                 ? .ok() : .status(403, headers: ["WWW-Authenticate": #"Bearer realm="api", error="invalid_token""#])
         }
         let pipeline = Pipeline(transport: transport) {
-            AuthMiddleware(source: source, options: AuthOptions(isUnauthorized: AuthOptions.invalidTokenChallenge), clock: ManualClock())
+            AuthMiddleware(
+                source: source, options: AuthOptions(isUnauthorized: AuthOptions.invalidTokenChallenge),
+                clock: ManualClock())
         }
         #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
         #expect(source.refreshes == 1)

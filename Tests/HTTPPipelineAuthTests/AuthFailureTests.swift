@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 struct TokenEndpointDown: Error {}
 
@@ -44,7 +45,9 @@ struct TokenEndpointDown: Error {}
     @Test func rejectedRefreshTokenAsksForReauthentication() async throws {
         let source = TestSource()
         source.fail(with: RefreshTokenRejected())
-        let pipeline = Pipeline(transport: server(accepting: { "never" })) { AuthMiddleware(source: source, clock: ManualClock()) }
+        let pipeline = Pipeline(transport: server(accepting: { "never" })) {
+            AuthMiddleware(source: source, clock: ManualClock())
+        }
         await #expect { try await pipeline.send(URLRequest(url: testURL)) } throws: { error in
             if case AuthError.reauthenticationRequired = error { return true }
             return false
@@ -98,7 +101,7 @@ struct TokenEndpointDown: Error {}
 
     @Test func hangingSourceTimesOutForEveryWaiter() async throws {
         let clock = ManualClock()
-        let source = TestSource(gate: Gate())   // never opened
+        let source = TestSource(gate: Gate())  // never opened
         let transport = server(accepting: { "token-1" })
         let pipeline = Pipeline(transport: transport) {
             AuthMiddleware(source: source, options: AuthOptions(refreshTimeout: .seconds(5)), clock: clock)
@@ -143,7 +146,9 @@ struct TokenEndpointDown: Error {}
             func currentCredential() async throws -> Credential? { throw TokenEndpointDown() }
             func refreshCredential(after failed: Credential?) async throws -> Credential { .bearer("x") }
         }
-        let pipeline = Pipeline(transport: server(accepting: { "x" })) { AuthMiddleware(source: Unreadable(), clock: ManualClock()) }
+        let pipeline = Pipeline(transport: server(accepting: { "x" })) {
+            AuthMiddleware(source: Unreadable(), clock: ManualClock())
+        }
         await #expect(throws: AuthError.self) { try await pipeline.send(URLRequest(url: testURL)) }
     }
 }

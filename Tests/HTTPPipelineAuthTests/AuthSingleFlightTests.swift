@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct AuthSingleFlightTests {
     @Test func thousandConcurrentRequestsWithAnExpiredCredentialCauseOneRefreshAndAllSucceed() async throws {
@@ -34,7 +35,7 @@ import Testing
         let transport = ScriptedTransport { request in
             let header = request.value(forHTTPHeaderField: "Authorization")
             if request.url?.path == "/slow", header == "Bearer token-0" {
-                try await slowGate.wait()   // held while the other request refreshes
+                try await slowGate.wait()  // held while the other request refreshes
             }
             return header == "Bearer token-1" ? .ok() : .status(401)
         }
@@ -54,7 +55,9 @@ import Testing
         let source = TestSource(current: .bearer("token-0", expiresAt: now.addingTimeInterval(10)))
         let transport = server(accepting: { "token-1" })
         let pipeline = Pipeline(transport: transport) {
-            AuthMiddleware(source: source, options: AuthOptions(proactiveRefreshWindow: .seconds(60)), clock: ManualClock(), now: { now })
+            AuthMiddleware(
+                source: source, options: AuthOptions(proactiveRefreshWindow: .seconds(60)), clock: ManualClock(),
+                now: { now })
         }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<50 {
@@ -72,7 +75,9 @@ import Testing
         source.state.withLock { $0.nextToken = { "token-\($0)" } }
         let transport = ScriptedTransport { _ in .ok() }
         let pipeline = Pipeline(transport: transport) {
-            AuthMiddleware(source: ShortLived(base: source, lifetime: 30, now: { clock.value }), clock: ManualClock(), now: { clock.value })
+            AuthMiddleware(
+                source: ShortLived(base: source, lifetime: 30, now: { clock.value }), clock: ManualClock(),
+                now: { clock.value })
         }
         for _ in 0..<5 { _ = try await pipeline.send(URLRequest(url: testURL)) }
         #expect(source.refreshes == 1)

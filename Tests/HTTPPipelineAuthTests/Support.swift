@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 let testURL = URL(string: "https://api.example.invalid/me") ?? URL(fileURLWithPath: "/")
 
@@ -60,7 +61,9 @@ final class TestSource: CredentialSource {
 /// A one-shot gate: `wait()` suspends until `open()`; cancellation ends a wait with
 /// `CancellationError`.
 final class Gate: Sendable {
-    private let state = Locked<(open: Bool, waiters: [UUID: CheckedContinuation<Void, any Error>], cancelled: Set<UUID>)>((false, [:], []))
+    private let state = Locked<
+        (open: Bool, waiters: [UUID: CheckedContinuation<Void, any Error>], cancelled: Set<UUID>)
+    >((false, [:], []))
 
     func open() {
         let waiters = state.withLock { state in

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPPipelineGzip
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipelineGzip
-import Testing
 
 /// Headers, trailers, stacking and the typed errors of decoding.
 @Suite struct GzipDecodingTests {
@@ -78,12 +79,16 @@ import Testing
 
     @Test func reservedFlagBitsAreABadHeader() async throws {
         let body = flipping(try Support.fixture("python-gzip.json.gz"), at: 3, mask: 0x20)
-        #expect(await Support.gzipError(body, headers: wire("gzip", body)) == .badHeader(reason: "reserved flag bits are set"))
+        #expect(
+            await Support.gzipError(body, headers: wire("gzip", body))
+                == .badHeader(reason: "reserved flag bits are set"))
     }
 
     @Test func aMethodOtherThanDeflateIsABadHeader() async throws {
         let body = flipping(try Support.fixture("python-gzip.json.gz"), at: 2, mask: 0x0F)
-        #expect(await Support.gzipError(body, headers: wire("gzip", body)) == .badHeader(reason: "compression method 7 is not deflate"))
+        #expect(
+            await Support.gzipError(body, headers: wire("gzip", body))
+                == .badHeader(reason: "compression method 7 is not deflate"))
     }
 
     @Test func stackedGzipCodingsDecodeLastAppliedFirst() async throws {

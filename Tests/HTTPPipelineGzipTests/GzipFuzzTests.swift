@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineGzip
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Thousands of mutated streams from a seeded generator: every one ends in a decoded body or a
 /// typed error, within the limit.

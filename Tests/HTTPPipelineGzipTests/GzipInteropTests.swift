@@ -1,9 +1,10 @@
 import Foundation
+import HTTPPipelineGzip
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipelineGzip
-import Testing
 
 /// Bytes made by encoders other than ours decode to what they encoded.
 @Suite struct GzipInteropTests {

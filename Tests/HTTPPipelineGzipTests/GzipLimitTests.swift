@@ -1,9 +1,10 @@
 import Foundation
+import HTTPPipelineGzip
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipelineGzip
-import Testing
 
 /// Decompression bombs made with zlib at test time, without ever holding the zeros they expand
 /// to: one mebibyte of zeros compressed with a full flush always gives the same bytes, so a

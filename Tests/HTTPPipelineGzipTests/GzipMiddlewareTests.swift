@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineGzip
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The middleware's behaviour around the decoder: request headers, already-decoded bodies,
 /// options, ordering and the contract.
@@ -34,7 +35,8 @@ import Testing
 
     @Test func aResponseWithoutContentEncodingPassesThroughUntouched() async throws {
         let body = try Support.fixture("python-gzip.json.gz")
-        let (data, response) = try await Support.send(body, headers: ["Content-Type": "application/json", "X-Kept": "1"])
+        let (data, response) = try await Support.send(
+            body, headers: ["Content-Type": "application/json", "X-Kept": "1"])
         #expect(data == body)
         #expect(response.value(forHTTPHeaderField: "X-Kept") == "1")
         #expect(response.value(forHTTPHeaderField: "Content-Length") == nil)
@@ -78,7 +80,8 @@ import Testing
 
     @Test func anUndecodableDeflateBodyWhoseLengthMatchesIsAnError() async throws {
         let body = Data(#"{"id":1}"#.utf8)
-        let error = await Support.gzipError(body, headers: ["Content-Encoding": "deflate", "Content-Length": String(body.count)])
+        let error = await Support.gzipError(
+            body, headers: ["Content-Encoding": "deflate", "Content-Length": String(body.count)])
         #expect(error != nil)
     }
 
@@ -87,7 +90,8 @@ import Testing
         let headers = ["Content-Type": "application/gzip"]
         let (untouched, _) = try await Support.send(body, headers: headers)
         #expect(untouched == body)
-        let (decoded, response) = try await Support.send(body, headers: headers, options: .default.decodingGzipDownloads())
+        let (decoded, response) = try await Support.send(
+            body, headers: headers, options: .default.decodingGzipDownloads())
         #expect(decoded == (try Support.sample()))
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
         #expect(response.value(forHTTPHeaderField: "Content-Length") == String(decoded.count))
@@ -96,7 +100,8 @@ import Testing
     @Test func aDownloadLabelledGzipThatIsNotGzipIsLeftAlone() async throws {
         let body = Data("not gzip at all".utf8)
         let options = GzipOptions.default.decodingGzipDownloads()
-        let (data, response) = try await Support.send(body, headers: ["Content-Type": "application/x-gzip"], options: options)
+        let (data, response) = try await Support.send(
+            body, headers: ["Content-Type": "application/x-gzip"], options: options)
         #expect(data == body)
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/x-gzip")
     }
@@ -148,7 +153,8 @@ import Testing
     }
 
     @Test func optionsClampNonsenseToSafeValues() {
-        let options = GzipOptions.default.limiting(decodedSize: -1, expansionRatio: 0).compressingRequestBodies(largerThan: -5)
+        let options = GzipOptions.default.limiting(decodedSize: -1, expansionRatio: 0).compressingRequestBodies(
+            largerThan: -5)
         #expect(options.maximumDecodedSize == 0)
         #expect(options.maximumExpansionRatio == 1)
         #expect(options.requestCompressionThreshold == 0)

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineGzip
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Over `URLSessionTransport`, which inflates gzip and deflate itself, against the loopback
 /// server serving real compressed bytes: every body is decoded exactly once.
@@ -30,7 +31,9 @@ import Testing
         defer { server.stop() }
         let sample = try Support.sample()
         let body = try Support.fixture("gnu-gzip-name.json.gz")
-        server.route("GET", "/books", .init(headers: [("Content-Encoding", "gzip"), ("Content-Type", "application/json")], body: body))
+        server.route(
+            "GET", "/books",
+            .init(headers: [("Content-Encoding", "gzip"), ("Content-Type", "application/json")], body: body))
         let (data, response, below) = try await send("books")
         #expect(data == sample)
         #expect(response.value(forHTTPHeaderField: "Content-Encoding") == nil)
@@ -62,7 +65,8 @@ import Testing
     @Test func aChunkedGzipBodyWithoutContentLengthArrivesDecodedExactlyOnce() async throws {
         defer { server.stop() }
         let body = try Support.fixture("pigz.json.gz")
-        var raw = Data("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".utf8)
+        var raw = Data(
+            "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".utf8)
         raw += Data(String(body.count, radix: 16).utf8) + Data("\r\n".utf8) + body + Data("\r\n0\r\n\r\n".utf8)
         server.route("GET", "/chunked", .raw(raw))
         let (data, response, _) = try await send("chunked")

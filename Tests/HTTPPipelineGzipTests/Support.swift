@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineGzip
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Fixtures, encoders and a one-call pipeline for the gzip tests.
 enum Support {
@@ -68,7 +69,8 @@ enum Support {
             if index > 0 { text += "," }
             let price = rng.next() % 10_000
             text += #"{"id":\#(index),"sku":"SKU-\#(rng.next() % 100_000)","name":"Item \#(index)","#
-            text += #""price":\#(price / 100).\#(price % 100),"inStock":\#(rng.next() % 2 == 0),"tags":["a","b\#(index % 13)"]}"#
+            text +=
+                #""price":\#(price / 100).\#(price % 100),"inStock":\#(rng.next() % 2 == 0),"tags":["a","b\#(index % 13)"]}"#
             index += 1
         }
         return Data((text + "]}").utf8)

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineHeaders
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct DefaultHeadersTests {
     let transport = ScriptedTransport(respond: { _ in .ok() })
@@ -71,7 +72,9 @@ import Testing
         #expect(counter.value == 0)
     }
 
-    @Test(arguments: ["", "Bad Name", "X-Colon:", "X-New\r\nLine", "X-Nul\u{0}", "Caf\u{E9}", "(comment)", "X-Slash/", "X-Quote\""])
+    @Test(arguments: [
+        "", "Bad Name", "X-Colon:", "X-New\r\nLine", "X-Nul\u{0}", "Caf\u{E9}", "(comment)", "X-Slash/", "X-Quote\"",
+    ])
     func illegalHeaderNameIsRefusedWhenTheMiddlewareIsBuilt(name: String) {
         #expect(throws: HeaderError.self) { try DefaultHeaders([.fixed(name, "value")]) }
     }
@@ -92,7 +95,10 @@ import Testing
 
     @Test func illegalComputedValueFailsTheRequestBeforeAnythingIsSent() async throws {
         let headers = try DefaultHeaders([.computed("X-Trace") { _ in "abc\r\nX-Injected: yes" }])
-        await #expect(throws: HeaderError.invalidValue(name: "X-Trace", reason: "a carriage return (CR) is not allowed in a header value", offset: 3)) {
+        await #expect(
+            throws: HeaderError.invalidValue(
+                name: "X-Trace", reason: "a carriage return (CR) is not allowed in a header value", offset: 3)
+        ) {
             _ = try await send(headers)
         }
         #expect(transport.requests.isEmpty)
@@ -124,5 +130,10 @@ import Testing
 final class Counter: Sendable {
     private let count = Locked(0)
     var value: Int { count.value }
-    func next() -> Int { count.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

@@ -1,14 +1,17 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineLogging
 import HTTPPipelineTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 @Suite struct LoggingMiddlewareTests {
-    let url = URL(string: "https://user:hunter2@api.example.invalid/books/1?access_token=tok-SECRET-1&page=2") ?? URL(fileURLWithPath: "/")
+    let url =
+        URL(string: "https://user:hunter2@api.example.invalid/books/1?access_token=tok-SECRET-1&page=2")
+        ?? URL(fileURLWithPath: "/")
 
     func request(method: String = "GET", body: Data? = nil, headers: [String: String] = [:]) -> URLRequest {
         var request = URLRequest(url: url)
@@ -21,7 +24,8 @@ import Testing
     func log(
         _ level: LogLevel,
         _ request: URLRequest,
-        reply: ScriptedTransport.Reply = .status(200, headers: ["Content-Type": "application/json"], body: Data(#"{"ok":true}"#.utf8))
+        reply: ScriptedTransport.Reply = .status(
+            200, headers: ["Content-Type": "application/json"], body: Data(#"{"ok":true}"#.utf8))
     ) async -> InMemoryLogSink {
         let sink = InMemoryLogSink()
         let pipeline = Pipeline(transport: ScriptedTransport([reply])) { LoggingMiddleware(level: level, sink: sink) }
@@ -57,7 +61,8 @@ import Testing
     }
 
     @Test func headersLevelShowsHeadersWithSecretsRedacted() async throws {
-        let sink = await log(.headers, request(headers: ["Authorization": "Bearer tok-SECRET-2", "Accept": "application/json"]))
+        let sink = await log(
+            .headers, request(headers: ["Authorization": "Bearer tok-SECRET-2", "Accept": "application/json"]))
         let record = try #require(sink.records.first)
         #expect(record.requestHeaders.contains(.init(name: "Authorization", value: Redaction.mark)))
         #expect(record.requestHeaders.contains(.init(name: "Accept", value: "application/json")))
@@ -68,8 +73,11 @@ import Testing
 
     @Test func bodyLevelShowsBodiesWithSecretFieldsRedacted() async throws {
         let body = Data(#"{"user":"ada","password":"pw-SECRET-3","profile":{"api_key":"key-SECRET-4"}}"#.utf8)
-        let reply = ScriptedTransport.Reply.status(200, headers: ["Content-Type": "application/json"], body: Data(#"{"refresh_token":"tok-SECRET-5","name":"shelf"}"#.utf8))
-        let sink = await log(.body, request(method: "POST", body: body, headers: ["Content-Type": "application/json"]), reply: reply)
+        let reply = ScriptedTransport.Reply.status(
+            200, headers: ["Content-Type": "application/json"],
+            body: Data(#"{"refresh_token":"tok-SECRET-5","name":"shelf"}"#.utf8))
+        let sink = await log(
+            .body, request(method: "POST", body: body, headers: ["Content-Type": "application/json"]), reply: reply)
         let record = try #require(sink.records.first)
         #expect(record.requestBody?.contains("ada") == true)
         #expect(record.responseBody?.contains("shelf") == true)
@@ -79,9 +87,12 @@ import Testing
     }
 
     @Test func thrownErrorIsLoggedByKindAndItsDescriptionIsRedacted() async throws {
-        let failing = URLError(.timedOut, userInfo: [
-            NSURLErrorFailingURLErrorKey: URL(string: "https://api.example.invalid/x?access_token=tok-SECRET-6") as Any,
-        ])
+        let failing = URLError(
+            .timedOut,
+            userInfo: [
+                NSURLErrorFailingURLErrorKey: URL(string: "https://api.example.invalid/x?access_token=tok-SECRET-6")
+                    as Any
+            ])
         let sink = await log(.headers, request(), reply: .failure(failing))
         let record = try #require(sink.records.first)
         #expect(record.outcome == .failure(kind: "URLError.timedOut"))
@@ -154,14 +165,16 @@ import Testing
 @Suite struct LoggingHostileInputTests {
     @Test func enormousHeadersAndNonUTF8BodiesAreLoggedSafely() async throws {
         let huge = String(repeating: "a", count: 2_000_000)
-        var request = URLRequest(url: URL(string: "https://api.example.invalid/x?token=tok-SECRET-9") ?? URL(fileURLWithPath: "/"))
+        var request = URLRequest(
+            url: URL(string: "https://api.example.invalid/x?token=tok-SECRET-9") ?? URL(fileURLWithPath: "/"))
         request.httpMethod = "POST"
         request.setValue(huge, forHTTPHeaderField: "X-Huge")
         request.setValue("Bearer tok-SECRET-10 " + huge, forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data([0xFF, 0xFE, 0x00, 0x7B, 0x22])   // not UTF-8, not JSON
+        request.httpBody = Data([0xFF, 0xFE, 0x00, 0x7B, 0x22])  // not UTF-8, not JSON
         let sink = InMemoryLogSink()
-        let reply = ScriptedTransport.Reply.status(200, headers: ["Content-Type": "text/plain"], body: Data([0xC3, 0x28, 0xA0, 0xA1]))
+        let reply = ScriptedTransport.Reply.status(
+            200, headers: ["Content-Type": "text/plain"], body: Data([0xC3, 0x28, 0xA0, 0xA1]))
         let pipeline = Pipeline(transport: ScriptedTransport([reply])) { LoggingMiddleware(level: .body, sink: sink) }
         let (data, _) = try await pipeline.send(request)
         #expect(data == Data([0xC3, 0x28, 0xA0, 0xA1]), "the caller still gets the exact bytes")

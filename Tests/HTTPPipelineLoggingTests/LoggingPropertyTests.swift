@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineLogging
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// No secret survives logging, whatever the level and wherever the secret travels: through the
 /// whole middleware, records formatted as a sink prints them.
@@ -13,7 +14,8 @@ import Testing
     /// Sends one generated exchange through a logging pipeline at `level`; returns the log text.
     func logged(_ exchange: GeneratedExchange, at level: LogLevel) async -> String {
         let sink = InMemoryLogSink()
-        let reply: ScriptedTransport.Reply = exchange.error.map { .failure($0) }
+        let reply: ScriptedTransport.Reply =
+            exchange.error.map { .failure($0) }
             ?? .status(exchange.status, headers: exchange.responseHeaders, body: exchange.responseBody)
         let pipeline = Pipeline(transport: ScriptedTransport([reply])) {
             LoggingMiddleware(level: level, sink: sink)

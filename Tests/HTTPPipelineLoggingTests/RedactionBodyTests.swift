@@ -18,27 +18,34 @@ struct RedactionBodyTests {
 
     @Test("JSON secret fields are redacted at any depth, inside arrays, and keys come out sorted")
     func nestedJSON() {
-        let json = #"{"z":1,"user":{"name":"bob","password":"hunter2","devices":[{"id":1,"apiKey":"k1"},{"id":2,"session_token":"t2"}]},"a":[{"b":{"c":{"client_secret":"deep"}}}]}"#
-        let expected = #"{"a":[{"b":{"c":{"client_secret":"<redacted>"}}}],"user":{"devices":[{"apiKey":"<redacted>","id":1},{"id":2,"session_token":"<redacted>"}],"name":"bob","password":"<redacted>"},"z":1}"#
+        let json =
+            #"{"z":1,"user":{"name":"bob","password":"hunter2","devices":[{"id":1,"apiKey":"k1"},{"id":2,"session_token":"t2"}]},"a":[{"b":{"c":{"client_secret":"deep"}}}]}"#
+        let expected =
+            #"{"a":[{"b":{"c":{"client_secret":"<redacted>"}}}],"user":{"devices":[{"apiKey":"<redacted>","id":1},{"id":2,"session_token":"<redacted>"}],"name":"bob","password":"<redacted>"},"z":1}"#
         #expect(body(json, "application/json; charset=utf-8") == expected)
     }
 
     @Test("A secret JSON key hides its whole value, even an object or an array")
     func secretObjectAndArrayValues() {
         let json = #"{"credentials":{"user":"u","pin":"1234"},"tokens":["a","b"],"ok":true,"n":null}"#
-        #expect(body(json, "application/vnd.api+json") == #"{"credentials":"<redacted>","n":null,"ok":true,"tokens":"<redacted>"}"#)
+        #expect(
+            body(json, "application/vnd.api+json")
+                == #"{"credentials":"<redacted>","n":null,"ok":true,"tokens":"<redacted>"}"#)
     }
 
     @Test("JSON keys added by the user are redacted, case-insensitively")
     func userAddedBodyFields() {
         let custom = redaction.redactingBodyFields(["SSN"])
-        let output = custom.body(Data(#"{"ssn":"123-45-6789","name":"x"}"#.utf8), contentType: "application/json", limit: 100)
+        let output = custom.body(
+            Data(#"{"ssn":"123-45-6789","name":"x"}"#.utf8), contentType: "application/json", limit: 100)
         #expect(output == #"{"name":"x","ssn":"<redacted>"}"#)
     }
 
     @Test("A URL with a token inside a JSON string is redacted too")
     func urlInsideJSONString() {
-        #expect(body(#"{"next":"https://h.example/p?page=2&access_token=abc"}"#, "application/json") == #"{"next":"https://h.example/p?page=2&access_token=<redacted>"}"#)
+        #expect(
+            body(#"{"next":"https://h.example/p?page=2&access_token=abc"}"#, "application/json")
+                == #"{"next":"https://h.example/p?page=2&access_token=<redacted>"}"#)
     }
 
     @Test("A body without a content type that looks like JSON is treated as JSON")
@@ -63,8 +70,14 @@ struct RedactionBodyTests {
         "Form bodies have secret fields redacted, with encoded names and plus signs understood",
         arguments: [
             ("username=bob&password=hunter2&remember=1", "username=bob&password=<redacted>&remember=1"),
-            ("grant_type=refresh_token&refresh_token=r1&client_secret=s2", "grant_type=refresh_token&refresh_token=<redacted>&client_secret=<redacted>"),
-            ("access%5Ftoken=a&user%5Bpassword%5D=b&q=a+b", "access%5Ftoken=<redacted>&user%5Bpassword%5D=<redacted>&q=a+b"),
+            (
+                "grant_type=refresh_token&refresh_token=r1&client_secret=s2",
+                "grant_type=refresh_token&refresh_token=<redacted>&client_secret=<redacted>"
+            ),
+            (
+                "access%5Ftoken=a&user%5Bpassword%5D=b&q=a+b",
+                "access%5Ftoken=<redacted>&user%5Bpassword%5D=<redacted>&q=a+b"
+            ),
             ("client+secret=x&api+key=y", "client+secret=<redacted>&api+key=<redacted>"),
             ("q=a+b&note=hello+world&pass%2Bword=y", "q=a+b&note=hello+world&pass%2Bword=y"),
         ]
@@ -76,12 +89,18 @@ struct RedactionBodyTests {
     @Test("The query allow-list does not apply to bodies, which stay deny-by-default")
     func queryAllowListDoesNotApplyToBodies() {
         let custom = redaction.allowingQueryItems(["code"])
-        let output = custom.body(Data("code=abc&x=1".utf8), contentType: "application/x-www-form-urlencoded", limit: 100)
+        let output = custom.body(
+            Data("code=abc&x=1".utf8), contentType: "application/x-www-form-urlencoded", limit: 100)
         #expect(output == "code=<redacted>&x=1")
-        #expect(custom.redactingQueryItems(["pin"]).body(Data("pin=1234".utf8), contentType: "application/x-www-form-urlencoded", limit: 100) == "pin=<redacted>")
+        #expect(
+            custom.redactingQueryItems(["pin"]).body(
+                Data("pin=1234".utf8), contentType: "application/x-www-form-urlencoded", limit: 100) == "pin=<redacted>"
+        )
     }
 
-    @Test("Odd encodings in a form body never crash and never leak", arguments: ["token=%00abc", "%=1&token=%", "access%5Ftoken%00=x&%zz=%", "=&&=&"])
+    @Test(
+        "Odd encodings in a form body never crash and never leak",
+        arguments: ["token=%00abc", "%=1&token=%", "access%5Ftoken%00=x&%zz=%", "=&&=&"])
     func oddFormEncodings(input: String) {
         let output = body(input, "application/x-www-form-urlencoded")
         #expect(!output.contains("abc"))
@@ -101,7 +120,9 @@ struct RedactionBodyTests {
     @Test("Text bodies have secret-looking pairs redacted")
     func textBodies() {
         let text = "Rotated.\napi_key=abc123 and \"client_secret\": \"s3\"\nAuthorization: Bearer xyz\nbye"
-        #expect(body(text, "text/plain") == "Rotated.\napi_key=<redacted> and \"client_secret\": \"<redacted>\"\nAuthorization: <redacted>\nbye")
+        #expect(
+            body(text, "text/plain")
+                == "Rotated.\napi_key=<redacted> and \"client_secret\": \"<redacted>\"\nAuthorization: <redacted>\nbye")
         #expect(body("token=abc", "application/x-unknown") == "token=<redacted>")
     }
 
@@ -124,7 +145,9 @@ struct RedactionBodyTests {
         let bytes = Data([0x74, 0x6F, 0x6B, 0xFF, 0xFE, 0x3D, 0x61])
         #expect(redaction.body(bytes, contentType: "text/plain", limit: 100) == "<binary body: 7 bytes, text/plain>")
         #expect(redaction.body(bytes, contentType: nil, limit: 100) == "<binary body: 7 bytes>")
-        #expect(redaction.body(Data("a\u{0}b".utf8), contentType: "application/json", limit: 100) == "<binary body: 3 bytes, application/json>")
+        #expect(
+            redaction.body(Data("a\u{0}b".utf8), contentType: "application/json", limit: 100)
+                == "<binary body: 3 bytes, application/json>")
     }
 
     @Test("Output is truncated after redaction on a character boundary with a note")
@@ -135,7 +158,9 @@ struct RedactionBodyTests {
         #expect(body("👩‍👩‍👧 family", "text/plain", limit: 17) == "… (25 more bytes)")
         #expect(body("👩‍👩‍👧 family", "text/plain", limit: 19) == "👩‍👩‍👧 … (6 more bytes)")
         // Redaction first: the secret is gone before the cut, and the cut never lands in a mark.
-        #expect(body("password=hunter2-very-long-secret-value&x=1", "text/plain", limit: 14) == "password=… (14 more bytes)")
+        #expect(
+            body("password=hunter2-very-long-secret-value&x=1", "text/plain", limit: 14) == "password=… (14 more bytes)"
+        )
     }
 
     @Test(

@@ -74,9 +74,11 @@ struct RedactionHeaderTests {
 
     @Test("Secrets inside ordinary header values, such as a Location URL, are redacted")
     func secretsInsideOrdinaryHeaderValuesAreRedacted() {
-        let location = redaction.headerValue(name: "Location", value: "https://app.example/cb?state=xyz&code=SplxlOBeZQQYbYS6WxSbIA")
+        let location = redaction.headerValue(
+            name: "Location", value: "https://app.example/cb?state=xyz&code=SplxlOBeZQQYbYS6WxSbIA")
         #expect(location == "https://app.example/cb?state=xyz&code=<redacted>")
-        let link = redaction.headerValue(name: "Link", value: "<https://api.example/items?page=2&access_token=abc123def>; rel=\"next\"")
+        let link = redaction.headerValue(
+            name: "Link", value: "<https://api.example/items?page=2&access_token=abc123def>; rel=\"next\"")
         #expect(link == "<https://api.example/items?page=2&access_token=<redacted>>; rel=\"next\"")
     }
 

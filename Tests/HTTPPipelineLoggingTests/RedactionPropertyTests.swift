@@ -1,9 +1,10 @@
 import Foundation
+import HTTPPipelineLogging
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipelineLogging
-import Testing
 
 @Suite("Redaction properties")
 struct RedactionPropertyTests {
@@ -21,7 +22,9 @@ struct RedactionPropertyTests {
         for (name, value) in exchange.responseHeaders {
             parts.append("\(name): \(redaction.headerValue(name: name, value: value))")
         }
-        parts.append(redaction.body(exchange.responseBody, contentType: exchange.responseHeaders["Content-Type"], limit: bodyLimit))
+        parts.append(
+            redaction.body(
+                exchange.responseBody, contentType: exchange.responseHeaders["Content-Type"], limit: bodyLimit))
         if let error = exchange.error { parts.append(redaction.text(String(describing: error))) }
         return parts.joined(separator: "\n")
     }
@@ -29,7 +32,8 @@ struct RedactionPropertyTests {
     /// The secrets (or a 12-character half of one) that appear in `log`.
     static func leaks(in log: String, of secrets: [String]) -> [String] {
         secrets.filter { secret in
-            log.contains(secret) || (secret.count >= 24 && (log.contains(secret.prefix(12)) || log.contains(secret.suffix(12))))
+            log.contains(secret)
+                || (secret.count >= 24 && (log.contains(secret.prefix(12)) || log.contains(secret.suffix(12))))
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPPipelineLogging
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipelineLogging
-import Testing
 
 @Suite("Redaction of free text")
 struct RedactionTextTests {
@@ -59,15 +60,22 @@ struct RedactionTextTests {
 
     @Test("User info in URLs and in bare user:pass@host is redacted")
     func userInfoInTextIsRedacted() {
-        #expect(redaction.text("connecting to postgres://app:pw@db.internal:5432/main now") == "connecting to postgres://<redacted>:<redacted>@db.internal:5432/main now")
-        #expect(redaction.text("mirror at deploy:t0ps3cret@mirror.local failed") == "mirror at <redacted>:<redacted>@mirror.local failed")
+        #expect(
+            redaction.text("connecting to postgres://app:pw@db.internal:5432/main now")
+                == "connecting to postgres://<redacted>:<redacted>@db.internal:5432/main now")
+        #expect(
+            redaction.text("mirror at deploy:t0ps3cret@mirror.local failed")
+                == "mirror at <redacted>:<redacted>@mirror.local failed")
         #expect(redaction.text("mail bob@example.com about it") == "mail bob@example.com about it")
     }
 
     @Test("Every URL inside text is redacted as by urlString")
     func urlsInsideTextAreRedacted() {
         let text = "GET https://u:p@h.example/a?token=t0k&x=1 failed; retry at \"https://h.example/b?sig=abc\" later"
-        #expect(redaction.text(text) == "GET https://<redacted>:<redacted>@h.example/a?token=<redacted>&x=1 failed; retry at \"https://h.example/b?sig=<redacted>\" later")
+        #expect(
+            redaction.text(text)
+                == "GET https://<redacted>:<redacted>@h.example/a?token=<redacted>&x=1 failed; retry at \"https://h.example/b?sig=<redacted>\" later"
+        )
     }
 
     @Test("A credential after a Bearer or Basic word is redacted even without a name")
@@ -88,7 +96,8 @@ struct RedactionTextTests {
     func urlErrorDescription() throws {
         let failing = "https://alice:pw@api.example.com/v1?access_token=SECRETabc123&page=2"
         let url = try #require(URL(string: failing))
-        let error = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: url, failingURLStringErrorKey: failing])
+        let error = URLError(
+            .timedOut, userInfo: [NSURLErrorFailingURLErrorKey: url, failingURLStringErrorKey: failing])
         let logged = redaction.text(String(describing: error))
         #expect(!logged.contains("SECRETabc123"))
         #expect(!logged.contains("alice"))
@@ -111,7 +120,8 @@ struct RedactionTextTests {
     @Test(
         "Hostile text never crashes",
         arguments: [
-            "%", "%%%", "%00", "=", ":", "@", "\"", "'", "{", "[", "a=", "token=", "token:", "\"token\":", "://", "a://",
+            "%", "%%%", "%00", "=", ":", "@", "\"", "'", "{", "[", "a=", "token=", "token:", "\"token\":", "://",
+            "a://",
             "token=\"unterminated", "{\"password\": {\"a\": [", "\u{0}\u{1}token=\u{0}x", "é=é&tökén=ü", "::::@@@@====",
         ]
     )

@@ -27,20 +27,27 @@ struct RedactionURLTests {
         ]
     )
     func queryNamesContainingSecretWordsAreRedacted(name: String) {
-        #expect(redaction.urlString("https://h.example/?\(name)=s3cr3tV4lue") == "https://h.example/?\(name)=<redacted>")
+        #expect(
+            redaction.urlString("https://h.example/?\(name)=s3cr3tV4lue") == "https://h.example/?\(name)=<redacted>")
     }
 
     @Test(
         "Percent-encoded and double-encoded secret names are recognised, and the encoded name is kept",
-        arguments: ["access%5Ftoken", "access%5ftoken", "access%255Ftoken", "%61ccess_token", "%2561%2563cess%5Ftoken", "to%6Ben"]
+        arguments: [
+            "access%5Ftoken", "access%5ftoken", "access%255Ftoken", "%61ccess_token", "%2561%2563cess%5Ftoken",
+            "to%6Ben",
+        ]
     )
     func encodedSecretNamesAreRecognised(name: String) {
-        #expect(redaction.urlString("https://h.example/a?\(name)=s3cr3tV4lue&x=1") == "https://h.example/a?\(name)=<redacted>&x=1")
+        #expect(
+            redaction.urlString("https://h.example/a?\(name)=s3cr3tV4lue&x=1")
+                == "https://h.example/a?\(name)=<redacted>&x=1")
     }
 
     @Test("A name encoded more than four times counts as secret rather than risk a leak")
     func deeplyEncodedNamesAreRedacted() {
-        #expect(redaction.urlString("https://h.example/?a%2525252525=v") == "https://h.example/?a%2525252525=<redacted>")
+        #expect(
+            redaction.urlString("https://h.example/?a%2525252525=v") == "https://h.example/?a%2525252525=<redacted>")
     }
 
     @Test("Ordinary query items are kept exactly as encoded")
@@ -64,19 +71,26 @@ struct RedactionURLTests {
     @Test("Allowed query names are shown, and user additions are redacted")
     func allowAndAddQueryNames() {
         let custom = redaction.allowingQueryItems(["CODE"]).redactingQueryItems(["tenant"])
-        #expect(custom.urlString("https://h.example/?code=42&tenant=acme&token=t0k3n") == "https://h.example/?code=42&tenant=<redacted>&token=<redacted>")
+        #expect(
+            custom.urlString("https://h.example/?code=42&tenant=acme&token=t0k3n")
+                == "https://h.example/?code=42&tenant=<redacted>&token=<redacted>")
     }
 
     @Test("Secret items in the fragment and in path parameters are redacted")
     func fragmentAndPathParameters() {
-        #expect(redaction.urlString("https://h.example/cb#access_token=abc123&state=xyz") == "https://h.example/cb#access_token=<redacted>&state=xyz")
-        #expect(redaction.urlString("https://h.example/a;jsessionid=ABC123/b?x=1") == "https://h.example/a;jsessionid=<redacted>/b?x=1")
+        #expect(
+            redaction.urlString("https://h.example/cb#access_token=abc123&state=xyz")
+                == "https://h.example/cb#access_token=<redacted>&state=xyz")
+        #expect(
+            redaction.urlString("https://h.example/a;jsessionid=ABC123/b?x=1")
+                == "https://h.example/a;jsessionid=<redacted>/b?x=1")
         #expect(redaction.urlString("https://h.example/docs#section-2") == "https://h.example/docs#section-2")
     }
 
     @Test("A semicolon separator cannot smuggle a secret past the query rules")
     func semicolonSeparatorDoesNotLeak() {
-        #expect(redaction.urlString("https://h.example/?a=1;token=t0k3nValue") == "https://h.example/?a=1;token=<redacted>")
+        #expect(
+            redaction.urlString("https://h.example/?a=1;token=t0k3nValue") == "https://h.example/?a=1;token=<redacted>")
     }
 
     @Test("A query value that hides an encoded URL with a secret is redacted whole")
@@ -118,7 +132,9 @@ struct RedactionURLTests {
 
     @Test("Text that is not a URL falls back to the free-text rules")
     func nonURLTextFallsBack() {
-        #expect(redaction.urlString("not a url: token=abc123 and bob:pw@db.local") == "not a url: token=<redacted> and <redacted>:<redacted>@db.local")
+        #expect(
+            redaction.urlString("not a url: token=abc123 and bob:pw@db.local")
+                == "not a url: token=<redacted> and <redacted>:<redacted>@db.local")
         #expect(redaction.urlString("token:abc123") == "token:<redacted>")
         #expect(redaction.urlString("") == "")
     }

@@ -1,8 +1,9 @@
 import Foundation
+import HTTPPipelineTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipelineTesting
 
 /// The value of Foundation's `NSURLErrorFailingURLStringErrorKey`, spelled out because the
 /// constant is deprecated (and using it would be a warning); URL loading still sets this key, and
@@ -89,11 +90,14 @@ struct SecretExchangeBuilder {
             request.setValue(type, forHTTPHeaderField: "Content-Type")
         }
         var responseHeaders = ["Content-Type": "application/json", "X-Request-Id": pick(Self.plainWords)]
-        for name in Self.secretResponseHeaderNames.shuffled(using: &random).prefix(Int.random(in: 1...2, using: &random)) {
+        for name in Self.secretResponseHeaderNames.shuffled(using: &random).prefix(
+            Int.random(in: 1...2, using: &random))
+        {
             responseHeaders[name] = secretHeaderValue(for: name)
         }
         if chance(3) {
-            responseHeaders["Location"] = "https://app.example.com/callback?state=\(pick(Self.plainWords))&code=\(secret())"
+            responseHeaders["Location"] =
+                "https://app.example.com/callback?state=\(pick(Self.plainWords))&code=\(secret())"
         }
         let responseBody: Data
         if chance(4), let (body, type) = makeBody() {
@@ -152,7 +156,8 @@ struct SecretExchangeBuilder {
         let raw = freshSecret()
         let index = raw.index(raw.startIndex, offsetBy: 12)
         let withSymbols = raw[..<index] + "+/=" + raw[index...]
-        let encoded = withSymbols
+        let encoded =
+            withSymbols
             .replacingOccurrences(of: "+", with: "%2B")
             .replacingOccurrences(of: "/", with: "%2F")
             .replacingOccurrences(of: "=", with: "%3D")
@@ -219,14 +224,18 @@ struct SecretExchangeBuilder {
     /// A JSON object with plain fields and a secret field `depth` levels down (inside arrays at
     /// some levels), whose value is a string, an object or an array.
     mutating func makeJSON(depth: Int) -> String {
-        var fields = ["\"\(pick(Self.plainKeys))\": \"\(pick(Self.plainWords))\"", "\"count\": \(Int.random(in: 0...99, using: &random))"]
+        var fields = [
+            "\"\(pick(Self.plainKeys))\": \"\(pick(Self.plainWords))\"",
+            "\"count\": \(Int.random(in: 0...99, using: &random))",
+        ]
         if depth <= 1 {
             let key = pick(Self.secretFieldNames)
-            let value = switch Int.random(in: 0..<3, using: &random) {
-            case 0: "{\"value\": \"\(secret())\", \"kind\": \"opaque\"}"
-            case 1: "[\"\(secret())\", \"\(secret())\"]"
-            default: "\"\(secret())\""
-            }
+            let value =
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: "{\"value\": \"\(secret())\", \"kind\": \"opaque\"}"
+                case 1: "[\"\(secret())\", \"\(secret())\"]"
+                default: "\"\(secret())\""
+                }
             fields.append("\"\(key)\": \(value)")
         } else {
             let inner = makeJSON(depth: depth - 1)

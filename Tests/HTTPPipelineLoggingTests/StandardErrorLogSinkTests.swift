@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineLogging
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct StandardErrorLogSinkTests {
     @Test func writesEachFormattedRecordAsWholeLinesToStandardError() async throws {
@@ -18,7 +19,8 @@ import Testing
         let pipeline = Pipeline(transport: ScriptedTransport([.ok("a"), .status(404)])) {
             LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())
         }
-        var request = URLRequest(url: URL(string: "https://api.example.invalid/x?access_token=tok-SECRET-11") ?? URL(fileURLWithPath: "/"))
+        var request = URLRequest(
+            url: URL(string: "https://api.example.invalid/x?access_token=tok-SECRET-11") ?? URL(fileURLWithPath: "/"))
         request.setValue("Bearer tok-SECRET-12", forHTTPHeaderField: "Authorization")
         _ = try? await pipeline.send(request)
         _ = try? await pipeline.send(request)
@@ -26,7 +28,9 @@ import Testing
         close(saved)
         try handle.close()
         let written = try String(contentsOf: file, encoding: .utf8)
-        let summaries = written.split(separator: "\n").filter { $0.hasPrefix("GET https://api.example.invalid/x?access_token=<redacted>") }
+        let summaries = written.split(separator: "\n").filter {
+            $0.hasPrefix("GET https://api.example.invalid/x?access_token=<redacted>")
+        }
         #expect(summaries.count == 2)
         #expect(written.contains("-> 200") && written.contains("-> 404"))
         #expect(written.contains("  > Authorization: <redacted>"))

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The order-checking helpers users call from their own tests.
 @Suite struct OrderCheckTests {
@@ -17,13 +18,14 @@ import Testing
         }
         #expect(pipeline.checkLayerOrder(["headers", "auth", "retry"]) == nil)
         let mismatch = pipeline.checkLayerOrder(["headers", "retry", "auth"])
-        #expect(mismatch?.description == """
-            layer order differs:
-               #   expected  actual
-               1   headers   headers
-            ≠  2   retry     auth
-            ≠  3   auth      retry
-            """)
+        #expect(
+            mismatch?.description == """
+                layer order differs:
+                   #   expected  actual
+                   1   headers   headers
+                ≠  2   retry     auth
+                ≠  3   auth      retry
+                """)
     }
 
     @Test func visitCountsPerAttemptAreCheckedWithAReadableMismatch() async throws {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineGzip
@@ -11,6 +8,10 @@ import HTTPPipelineRetry
 import HTTPPipelineStandard
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Each built-in placement expectation, triggered by one order and not by the other.
 @Suite struct OrderingDiagnosticsTests {
@@ -26,36 +27,99 @@ import Testing
     let gzip = GzipMiddleware()
 
     func reasons(_ pipeline: Pipeline<some HTTPMiddleware, ScriptedTransport>) -> [String] {
-        pipeline.orderingDiagnostics.map { "\($0.layer) \($0.expectation.side == .outside ? "outside" : "inside") \($0.expectation.role) \($0.other)" }
+        pipeline.orderingDiagnostics.map {
+            "\($0.layer) \($0.expectation.side == .outside ? "outside" : "inside") \($0.expectation.role) \($0.other)"
+        }
     }
 
     @Test func headersOutsideRetryIsCleanAndInsideIsReported() throws {
         let headers = try DefaultHeaders([.fixed("User-Agent", "x")])
-        #expect(reasons(Pipeline(transport: transport) { headers; retry }).isEmpty)
-        #expect(reasons(Pipeline(transport: transport) { retry; headers }) == ["DefaultHeaders outside retry RetryMiddleware"])
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    headers
+                    retry
+                }
+            ).isEmpty)
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    retry
+                    headers
+                }) == ["DefaultHeaders outside retry RetryMiddleware"])
     }
 
     @Test func headersOutsideAuthIsCleanAndInsideIsReported() throws {
         let headers = try DefaultHeaders([.fixed("User-Agent", "x")])
-        #expect(reasons(Pipeline(transport: transport) { headers; auth }).isEmpty)
-        #expect(reasons(Pipeline(transport: transport) { auth; headers }) == ["DefaultHeaders outside auth AuthMiddleware"])
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    headers
+                    auth
+                }
+            ).isEmpty)
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    auth
+                    headers
+                }) == ["DefaultHeaders outside auth AuthMiddleware"])
     }
 
     @Test func loggingInsideRequestChangesIsCleanAndOutsideIsReported() throws {
         let headers = try DefaultHeaders([.fixed("User-Agent", "x")])
-        #expect(reasons(Pipeline(transport: transport) { headers; auth; logging }).isEmpty)
-        #expect(reasons(Pipeline(transport: transport) { logging; headers }) == ["LoggingMiddleware inside request-changing DefaultHeaders"])
-        #expect(reasons(Pipeline(transport: transport) { logging; auth }) == ["LoggingMiddleware inside request-changing AuthMiddleware"])
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    headers
+                    auth
+                    logging
+                }
+            ).isEmpty)
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    logging
+                    headers
+                }) == ["LoggingMiddleware inside request-changing DefaultHeaders"])
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    logging
+                    auth
+                }) == ["LoggingMiddleware inside request-changing AuthMiddleware"])
     }
 
     @Test func loggingOutsideDecodingIsCleanAndInsideIsReported() {
-        #expect(reasons(Pipeline(transport: transport) { logging; gzip }).isEmpty)
-        #expect(reasons(Pipeline(transport: transport) { gzip; logging }) == ["LoggingMiddleware outside decoding GzipMiddleware"])
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    logging
+                    gzip
+                }
+            ).isEmpty)
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    gzip
+                    logging
+                }) == ["LoggingMiddleware outside decoding GzipMiddleware"])
     }
 
     @Test func retryOutsideAuthIsCleanAndInsideIsReported() {
-        #expect(reasons(Pipeline(transport: transport) { retry; auth }).isEmpty)
-        #expect(reasons(Pipeline(transport: transport) { auth; retry }) == ["RetryMiddleware outside auth AuthMiddleware"])
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    retry
+                    auth
+                }
+            ).isEmpty)
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    auth
+                    retry
+                }) == ["RetryMiddleware outside auth AuthMiddleware"])
     }
 
     @Test func standardStackHasNoDiagnosticsAndTheDocumentedOrder() throws {
@@ -67,14 +131,23 @@ import Testing
         )
         let pipeline = try StandardPipeline.build(over: transport, options: options)
         #expect(pipeline.orderingDiagnostics.isEmpty)
-        #expect(pipeline.description == "Pipeline(DefaultHeaders -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport)")
+        #expect(
+            pipeline.description
+                == "Pipeline(DefaultHeaders -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport)"
+        )
         let minimal = try StandardPipeline.build(over: transport, options: StandardOptions(retry: nil, gzip: nil))
         #expect(minimal.layerNames.isEmpty, "plugins set to nil are left out")
     }
 
     @Test func diagnosticReadsAsASentenceWithPositionsAndReason() {
-        let diagnostic = Pipeline(transport: transport) { auth; retry }.orderingDiagnostics.first
-        #expect(diagnostic?.description == "RetryMiddleware (layer 2) expects to be outside every auth layer, but AuthMiddleware (layer 1) is outside it: each attempt should run auth again, so an attempt after a refresh carries the new token")
+        let diagnostic = Pipeline(transport: transport) {
+            auth
+            retry
+        }.orderingDiagnostics.first
+        #expect(
+            diagnostic?.description
+                == "RetryMiddleware (layer 2) expects to be outside every auth layer, but AuthMiddleware (layer 1) is outside it: each attempt should run auth again, so an attempt after a refresh carries the new token"
+        )
     }
 
     struct ResponseCache: HTTPMiddleware, PlacementDeclaring {
@@ -93,9 +166,26 @@ import Testing
     }
 
     @Test func userMiddlewareDeclaresItsOwnExpectationsAndRoles() {
-        #expect(reasons(Pipeline(transport: transport) { auth; ResponseCache() }).isEmpty)
-        #expect(reasons(Pipeline(transport: transport) { ResponseCache(); auth }) == ["ResponseCache inside auth AuthMiddleware"])
-        #expect(reasons(Pipeline(transport: transport) { Metrics(); ResponseCache() }).isEmpty, "other roles are not its concern")
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    auth
+                    ResponseCache()
+                }
+            ).isEmpty)
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    ResponseCache()
+                    auth
+                }) == ["ResponseCache inside auth AuthMiddleware"])
+        #expect(
+            reasons(
+                Pipeline(transport: transport) {
+                    Metrics()
+                    ResponseCache()
+                }
+            ).isEmpty, "other roles are not its concern")
     }
 
     @Test func runTimeStacksAreCheckedLayerByLayer() {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineGzip
@@ -9,12 +6,18 @@ import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The pairs among auth, retry and gzip: A–R, A–G, R–G.
 @Suite("Pair matrix: auth, retry and gzip")
 struct PairMatrixAuthRetryGzipTests {
     // MARK: A–R
 
-    @Test("Retry outside auth sends a credential refreshed between attempts; auth outside retry replays the stale one and pays a 401")
+    @Test(
+        "Retry outside auth sends a credential refreshed between attempts; auth outside retry replays the stale one and pays a 401"
+    )
     func retryOutsideAuthSendsTheRefreshedCredentialOnTheNextAttemptAuthOutsideRetryReplaysTheStaleOne() async throws {
         var sent: [PairOrder: [String?]] = [:]
         for order in PairOrder.allCases {
@@ -35,7 +38,8 @@ struct PairMatrixAuthRetryGzipTests {
                 }
                 return request.value(forHTTPHeaderField: "Authorization") == "Bearer token-0" ? .status(401) : .ok("{}")
             }
-            let setup = PairSetup("A–R", matrixAuth(source, now: { wallClock.value }), try zeroDelayRetry(), transport: transport)
+            let setup = PairSetup(
+                "A–R", matrixAuth(source, now: { wallClock.value }), try zeroDelayRetry(), transport: transport)
             let observed = await setup.observe(order)
             let label = setup.label(order)
             #expect(observed.outcome.status == 200, "\(label): the call succeeds in the end")
@@ -75,19 +79,27 @@ struct PairMatrixAuthRetryGzipTests {
             case .firstOutside:
                 #expect(source.refreshes == 1, "\(label): auth replays the rejected call once")
                 #expect(
-                    observed.sentHeader("Authorization") == ["Bearer token-0", "Bearer token-0", "Bearer token-0", "Bearer token-1", "Bearer token-1", "Bearer token-1"],
+                    observed.sentHeader("Authorization") == [
+                        "Bearer token-0", "Bearer token-0", "Bearer token-0", "Bearer token-1", "Bearer token-1",
+                        "Bearer token-1",
+                    ],
                     "\(label): retry repeats the same token; auth replays the whole retried call once"
                 )
             case .secondOutside:
                 #expect(source.refreshes == 3, "\(label): every attempt refreshes")
                 #expect(
-                    observed.sentHeader("Authorization") == ["Bearer token-0", "Bearer token-1", "Bearer token-1", "Bearer token-2", "Bearer token-2", "Bearer token-3"],
+                    observed.sentHeader("Authorization") == [
+                        "Bearer token-0", "Bearer token-1", "Bearer token-1", "Bearer token-2", "Bearer token-2",
+                        "Bearer token-3",
+                    ],
                     "\(label): each attempt is a request and its replay"
                 )
             }
             refreshes[order] = source.refreshes
         }
-        #expect(refreshes[.firstOutside] != refreshes[.secondOutside], "A–R: the refresh counts must differ between the orders")
+        #expect(
+            refreshes[.firstOutside] != refreshes[.secondOutside],
+            "A–R: the refresh counts must differ between the orders")
     }
 
     @Test("Auth and retry recover from a plain rejected token the same way in either order")
@@ -128,13 +140,19 @@ struct PairMatrixAuthRetryGzipTests {
                 "A–G",
                 matrixAuth(source),
                 GzipMiddleware(),
-                transport: ScriptedTransport([gzipReply(401, try gzipped(#"{"error":"invalid_token"}"#)), gzipReply(200, try gzipped(matrixJSON))])
+                transport: ScriptedTransport([
+                    gzipReply(401, try gzipped(#"{"error":"invalid_token"}"#)), gzipReply(200, try gzipped(matrixJSON)),
+                ])
             )
             let observed = await setup.observe(order)
             let label = setup.label(order)
             #expect(observed.outcome.body == Data(matrixJSON.utf8), "\(label): the replay's body, decoded")
-            #expect(observed.sentHeader("Authorization") == ["Bearer token-0", "Bearer token-1"], "\(label): refreshed and replayed")
-            #expect(observed.sentHeader("Accept-Encoding") == ["gzip, deflate", "gzip, deflate"], "\(label): both ask for gzip")
+            #expect(
+                observed.sentHeader("Authorization") == ["Bearer token-0", "Bearer token-1"],
+                "\(label): refreshed and replayed")
+            #expect(
+                observed.sentHeader("Accept-Encoding") == ["gzip, deflate", "gzip, deflate"],
+                "\(label): both ask for gzip")
             seen[order] = observed
             refreshes[order] = source.refreshes
         }
@@ -142,12 +160,16 @@ struct PairMatrixAuthRetryGzipTests {
         #expect(refreshes[.firstOutside] == refreshes[.secondOutside], "A–G: same number of refreshes in both orders")
     }
 
-    @Test("With request compression, a body-signing credential inside gzip signs the bytes sent; outside gzip it signs bytes never sent")
+    @Test(
+        "With request compression, a body-signing credential inside gzip signs the bytes sent; outside gzip it signs bytes never sent"
+    )
     func withRequestCompressionABodySigningCredentialInsideGzipSignsTheBytesSentOutsideItDoesNot() async throws {
         let signer: @Sendable (Int) -> Credential = { number in
-            Credential(token: "key-\(number)", scheme: .custom(name: "X-Signature") { request, token in
-                request.setValue(bodySignature(request.httpBody, token: token), forHTTPHeaderField: "X-Signature")
-            })
+            Credential(
+                token: "key-\(number)",
+                scheme: .custom(name: "X-Signature") { request, token in
+                    request.setValue(bodySignature(request.httpBody, token: token), forHTTPHeaderField: "X-Signature")
+                })
         }
         let body = Data(matrixJSON.utf8)
         var matches: [PairOrder: Bool] = [:]
@@ -170,13 +192,17 @@ struct PairMatrixAuthRetryGzipTests {
             switch order {
             case .firstOutside:
                 #expect(!signsWire, "\(label): the signature covers the plain body, not the bytes sent")
-                #expect(wire.header("X-Signature") == bodySignature(body, token: "key-0"), "\(label): it signed the plain body")
+                #expect(
+                    wire.header("X-Signature") == bodySignature(body, token: "key-0"),
+                    "\(label): it signed the plain body")
             case .secondOutside:
                 #expect(signsWire, "\(label): the signature covers the compressed bytes sent")
             }
             matches[order] = signsWire
         }
-        #expect(matches[.firstOutside] != matches[.secondOutside], "A–G: whether the signature matches the wire must differ between the orders")
+        #expect(
+            matches[.firstOutside] != matches[.secondOutside],
+            "A–G: whether the signature matches the wire must differ between the orders")
     }
 
     // MARK: R–G
@@ -217,7 +243,8 @@ struct PairMatrixAuthRetryGzipTests {
             let observed = await setup.observe(order)
             let label = setup.label(order)
             #expect(observed.outcome.status == nil, "\(label): the caller gets an error, not a body")
-            #expect(observed.outcome.description.contains("GzipError"), "\(label): a GzipError, got \(observed.outcome)")
+            #expect(
+                observed.outcome.description.contains("GzipError"), "\(label): a GzipError, got \(observed.outcome)")
             #expect(observed.sent.count == 1, "\(label): not retried")
             seen[order] = observed
         }
@@ -232,20 +259,29 @@ struct PairMatrixAuthRetryGzipTests {
                 "R–G",
                 try zeroDelayRetry(),
                 GzipMiddleware(),
-                transport: ScriptedTransport([gzipReply(503, try corruptGzip(#"{"error":"busy, try again"}"#)), gzipReply(200, try gzipped(matrixJSON))])
+                transport: ScriptedTransport([
+                    gzipReply(503, try corruptGzip(#"{"error":"busy, try again"}"#)),
+                    gzipReply(200, try gzipped(matrixJSON)),
+                ])
             )
             let observed = await setup.observe(order)
             let label = setup.label(order)
             switch order {
             case .firstOutside:
-                #expect(observed.outcome.description.contains("GzipError"), "\(label): decoding the 503's body throws, got \(observed.outcome)")
+                #expect(
+                    observed.outcome.description.contains("GzipError"),
+                    "\(label): decoding the 503's body throws, got \(observed.outcome)")
                 #expect(observed.sent.count == 1, "\(label): retry sees an error it does not retry, not a 503")
             case .secondOutside:
-                #expect(observed.outcome.body == Data(matrixJSON.utf8), "\(label): retry sees the 503, retries, and the success is decoded")
+                #expect(
+                    observed.outcome.body == Data(matrixJSON.utf8),
+                    "\(label): retry sees the 503, retries, and the success is decoded")
                 #expect(observed.sent.count == 2, "\(label): two attempts")
             }
             outcomes[order] = observed.outcome
         }
-        #expect(outcomes[.firstOutside] != outcomes[.secondOutside], "R–G: the caller's outcome must differ between the orders")
+        #expect(
+            outcomes[.firstOutside] != outcomes[.secondOutside],
+            "R–G: the caller's outcome must differ between the orders")
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineGzip
@@ -10,6 +7,10 @@ import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The pairs with default headers: H–L, H–A, H–R, H–G.
 @Suite("Pair matrix: default headers with each other plugin")
@@ -30,13 +31,16 @@ struct PairMatrixHeadersTests {
             )
             let observed = await setup.observe(order)
             let label = setup.label(order)
-            #expect(observed.sentHeader("User-Agent") == ["Shelf/2.3"], "\(label): the transport gets the default header")
+            #expect(
+                observed.sentHeader("User-Agent") == ["Shelf/2.3"], "\(label): the transport gets the default header")
             #expect(observed.records.count == 1, "\(label): one record")
             let logged = observed.records.first?.requestHeader("User-Agent")
             switch order {
             case .firstOutside:
                 #expect(logged == "Shelf/2.3", "\(label): the log shows the default header that was sent")
-                #expect(observed.records.first?.requestHeader("Accept") == "application/json", "\(label): the log shows Accept")
+                #expect(
+                    observed.records.first?.requestHeader("Accept") == "application/json",
+                    "\(label): the log shows Accept")
             case .secondOutside:
                 #expect(logged == nil, "\(label): the log misses the default header")
                 #expect(observed.records.first?.requestHeaders == [], "\(label): the log shows no header at all")
@@ -52,7 +56,9 @@ struct PairMatrixHeadersTests {
 
     // MARK: H–A
 
-    @Test("Default headers and auth commute when no default header is named Authorization, even across a refresh and replay")
+    @Test(
+        "Default headers and auth commute when no default header is named Authorization, even across a refresh and replay"
+    )
     func defaultHeadersAndAuthCommuteWhenNoDefaultHeaderIsAuthorization() async throws {
         var seen: [PairOrder: PairObservation] = [:]
         var refreshes: [PairOrder: Int] = [:]
@@ -67,8 +73,12 @@ struct PairMatrixHeadersTests {
             let observed = await setup.observe(order)
             let label = setup.label(order)
             #expect(observed.outcome.status == 200, "\(label): the replay succeeds")
-            #expect(observed.sentHeader("Authorization") == ["Bearer token-0", "Bearer token-1"], "\(label): credential, then the refreshed one")
-            #expect(observed.sentHeader("User-Agent") == ["Shelf/2.3", "Shelf/2.3"], "\(label): both requests carry the default header")
+            #expect(
+                observed.sentHeader("Authorization") == ["Bearer token-0", "Bearer token-1"],
+                "\(label): credential, then the refreshed one")
+            #expect(
+                observed.sentHeader("User-Agent") == ["Shelf/2.3", "Shelf/2.3"],
+                "\(label): both requests carry the default header")
             seen[order] = observed
             refreshes[order] = source.refreshes
         }
@@ -92,20 +102,27 @@ struct PairMatrixHeadersTests {
             switch order {
             case .firstOutside:
                 // Auth leaves a request that already carries its header alone: no credential, no refresh.
-                #expect(observed.sentHeader("Authorization") == ["Basic ZGVtbzpkZW1v"], "\(label): the default header is sent instead of the credential")
+                #expect(
+                    observed.sentHeader("Authorization") == ["Basic ZGVtbzpkZW1v"],
+                    "\(label): the default header is sent instead of the credential")
                 #expect(observed.outcome.status == 401, "\(label): the 401 reaches the caller; auth does not handle it")
                 #expect(source.refreshes == 0, "\(label): auth never refreshes")
             case .secondOutside:
-                #expect(observed.sentHeader("Authorization") == ["Bearer token-0", "Bearer token-1"], "\(label): the credential is sent, the default skipped")
+                #expect(
+                    observed.sentHeader("Authorization") == ["Bearer token-0", "Bearer token-1"],
+                    "\(label): the credential is sent, the default skipped")
                 #expect(observed.outcome.status == 200, "\(label): auth refreshes and replays")
                 #expect(source.refreshes == 1, "\(label): one refresh")
             }
             sent[order] = observed.sentHeader("Authorization")
         }
-        #expect(sent[.firstOutside] != sent[.secondOutside], "H–A: the Authorization sent must differ between the orders")
+        #expect(
+            sent[.firstOutside] != sent[.secondOutside], "H–A: the Authorization sent must differ between the orders")
     }
 
-    @Test("An overriding Authorization default header reaches the wire in both orders, but only inside auth does auth still refresh")
+    @Test(
+        "An overriding Authorization default header reaches the wire in both orders, but only inside auth does auth still refresh"
+    )
     func anOverridingAuthorizationDefaultHeaderWinsInBothOrdersButOnlyInsideAuthIsARefreshWasted() async throws {
         var refreshes: [PairOrder: Int] = [:]
         var sentCount: [PairOrder: Int] = [:]
@@ -135,8 +152,12 @@ struct PairMatrixHeadersTests {
             refreshes[order] = source.refreshes
             sentCount[order] = observed.sent.count
         }
-        #expect(refreshes[.firstOutside] != refreshes[.secondOutside], "H–A: the refresh counts must differ between the orders")
-        #expect(sentCount[.firstOutside] != sentCount[.secondOutside], "H–A: the request counts must differ between the orders")
+        #expect(
+            refreshes[.firstOutside] != refreshes[.secondOutside],
+            "H–A: the refresh counts must differ between the orders")
+        #expect(
+            sentCount[.firstOutside] != sentCount[.secondOutside],
+            "H–A: the request counts must differ between the orders")
     }
 
     @Test("A computed header outside auth is the same on the replay; inside auth it is computed again for the replay")
@@ -154,9 +175,12 @@ struct PairMatrixHeadersTests {
             #expect(observed.outcome.status == 200, "\(label): the replay succeeds")
             switch order {
             case .firstOutside:
-                #expect(observed.sentHeader("X-Request-ID") == ["req-1", "req-1"], "\(label): one ID for the request and its replay")
+                #expect(
+                    observed.sentHeader("X-Request-ID") == ["req-1", "req-1"],
+                    "\(label): one ID for the request and its replay")
             case .secondOutside:
-                #expect(observed.sentHeader("X-Request-ID") == ["req-1", "req-2"], "\(label): the replay gets a new ID")
+                #expect(
+                    observed.sentHeader("X-Request-ID") == ["req-1", "req-2"], "\(label): the replay gets a new ID")
             }
             ids[order] = observed.sentHeader("X-Request-ID")
         }
@@ -180,9 +204,13 @@ struct PairMatrixHeadersTests {
             #expect(observed.outcome.status == 200, "\(label): the third attempt succeeds")
             switch order {
             case .firstOutside:
-                #expect(observed.sentHeader("X-Request-ID") == ["req-1", "req-1", "req-1"], "\(label): one ID for all attempts")
+                #expect(
+                    observed.sentHeader("X-Request-ID") == ["req-1", "req-1", "req-1"],
+                    "\(label): one ID for all attempts")
             case .secondOutside:
-                #expect(observed.sentHeader("X-Request-ID") == ["req-1", "req-2", "req-3"], "\(label): a fresh ID per attempt")
+                #expect(
+                    observed.sentHeader("X-Request-ID") == ["req-1", "req-2", "req-3"],
+                    "\(label): a fresh ID per attempt")
             }
             ids[order] = observed.sentHeader("X-Request-ID")
         }
@@ -202,7 +230,9 @@ struct PairMatrixHeadersTests {
             let observed = await setup.observe(order)
             let label = setup.label(order)
             #expect(observed.outcome.status == 200, "\(label): the third attempt succeeds")
-            #expect(observed.sentHeader("User-Agent") == ["Shelf/2.3", "Shelf/2.3", "Shelf/2.3"], "\(label): every attempt carries the header")
+            #expect(
+                observed.sentHeader("User-Agent") == ["Shelf/2.3", "Shelf/2.3", "Shelf/2.3"],
+                "\(label): every attempt carries the header")
             seen[order] = observed
         }
         #expect(seen[.firstOutside] == seen[.secondOutside], "H–R: same outcome and same wire in both orders")
@@ -226,14 +256,18 @@ struct PairMatrixHeadersTests {
             switch order {
             case .firstOutside:
                 #expect(observed.outcome.status == 201, "\(label): retry sees the key and retries the POST")
-                #expect(observed.sentHeader("Idempotency-Key") == ["key-1", "key-1"], "\(label): both attempts share one key")
+                #expect(
+                    observed.sentHeader("Idempotency-Key") == ["key-1", "key-1"],
+                    "\(label): both attempts share one key")
             case .secondOutside:
                 #expect(observed.outcome.status == 503, "\(label): retry sees no key, so the POST is not replayable")
                 #expect(observed.sentHeader("Idempotency-Key") == ["key-1"], "\(label): sent once")
             }
             statuses[order] = observed.outcome.status
         }
-        #expect(statuses[.firstOutside] != statuses[.secondOutside], "H–R: the caller's status must differ between the orders")
+        #expect(
+            statuses[.firstOutside] != statuses[.secondOutside],
+            "H–R: the caller's status must differ between the orders")
     }
 
     // MARK: H–G
@@ -273,15 +307,23 @@ struct PairMatrixHeadersTests {
                 let label = "\(setup.label(order)), policy \(policy)"
                 switch (order, policy) {
                 case (.firstOutside, _):
-                    #expect(observed.sentHeader("Accept-Encoding") == ["br"], "\(label): the default header is set first and gzip keeps it")
+                    #expect(
+                        observed.sentHeader("Accept-Encoding") == ["br"],
+                        "\(label): the default header is set first and gzip keeps it")
                 case (.secondOutside, .append):
-                    #expect(observed.sentHeader("Accept-Encoding") == ["gzip, deflate, br"], "\(label): gzip sets its value first, headers append")
+                    #expect(
+                        observed.sentHeader("Accept-Encoding") == ["gzip, deflate, br"],
+                        "\(label): gzip sets its value first, headers append")
                 case (.secondOutside, _):
-                    #expect(observed.sentHeader("Accept-Encoding") == ["gzip, deflate"], "\(label): gzip sets its value first and headers keep it")
+                    #expect(
+                        observed.sentHeader("Accept-Encoding") == ["gzip, deflate"],
+                        "\(label): gzip sets its value first and headers keep it")
                 }
                 sent[order] = observed.sentHeader("Accept-Encoding")
             }
-            #expect(sent[.firstOutside] != sent[.secondOutside], "H–G, policy \(policy): Accept-Encoding must differ between the orders")
+            #expect(
+                sent[.firstOutside] != sent[.secondOutside],
+                "H–G, policy \(policy): Accept-Encoding must differ between the orders")
         }
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineGzip
@@ -10,12 +7,18 @@ import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The pairs with logging, headers excepted: L–A, L–R, L–G.
 @Suite("Pair matrix: logging with auth, retry and gzip")
 struct PairMatrixLoggingTests {
     // MARK: L–A
 
-    @Test("Logging inside auth records the redacted credential and the replay; logging outside records one exchange without it")
+    @Test(
+        "Logging inside auth records the redacted credential and the replay; logging outside records one exchange without it"
+    )
     func loggingInsideAuthRecordsTheCredentialAndTheReplayLoggingOutsideRecordsOneExchange() async throws {
         var seen: [PairOrder: PairObservation] = [:]
         for order in PairOrder.allCases {
@@ -34,8 +37,12 @@ struct PairMatrixLoggingTests {
             #expect(!sink.text.contains("token-0") && !sink.text.contains("token-1"), "\(label): no token in the log")
             switch order {
             case .firstOutside:
-                #expect(observed.records.map(\.outcome) == [.response(status: 200)], "\(label): one record, the final outcome")
-                #expect(observed.records.first?.requestHeader("Authorization") == nil, "\(label): the log never shows a credential was sent")
+                #expect(
+                    observed.records.map(\.outcome) == [.response(status: 200)],
+                    "\(label): one record, the final outcome")
+                #expect(
+                    observed.records.first?.requestHeader("Authorization") == nil,
+                    "\(label): the log never shows a credential was sent")
             case .secondOutside:
                 #expect(
                     observed.records.map(\.outcome) == [.response(status: 401), .response(status: 200)],
@@ -49,7 +56,9 @@ struct PairMatrixLoggingTests {
             seen[order] = observed
         }
         #expect(seen[.firstOutside]?.sent == seen[.secondOutside]?.sent, "L–A: the wire is the same in both orders")
-        #expect(seen[.firstOutside]?.records != seen[.secondOutside]?.records, "L–A: the records must differ between the orders")
+        #expect(
+            seen[.firstOutside]?.records != seen[.secondOutside]?.records,
+            "L–A: the records must differ between the orders")
     }
 
     // MARK: L–R
@@ -72,11 +81,15 @@ struct PairMatrixLoggingTests {
             #expect(observed.sent.count == 3, "\(label): three attempts on the wire")
             switch order {
             case .firstOutside:
-                #expect(observed.records.map(\.outcome) == [.response(status: 200)], "\(label): one record, the final outcome")
+                #expect(
+                    observed.records.map(\.outcome) == [.response(status: 200)],
+                    "\(label): one record, the final outcome")
                 #expect(observed.records.map(\.attempt) == [nil], "\(label): no attempt number outside retry")
             case .secondOutside:
                 #expect(
-                    observed.records.map(\.outcome) == [.response(status: 503), .failure(kind: "URLError.timedOut"), .response(status: 200)],
+                    observed.records.map(\.outcome) == [
+                        .response(status: 503), .failure(kind: "URLError.timedOut"), .response(status: 200),
+                    ],
                     "\(label): one record per attempt"
                 )
                 #expect(observed.records.map(\.attempt) == [1, 2, 3], "\(label): each record has its attempt number")
@@ -84,12 +97,15 @@ struct PairMatrixLoggingTests {
             seen[order] = observed
         }
         #expect(seen[.firstOutside]?.sent == seen[.secondOutside]?.sent, "L–R: the wire is the same in both orders")
-        #expect(seen[.firstOutside]?.records != seen[.secondOutside]?.records, "L–R: the records must differ between the orders")
+        #expect(
+            seen[.firstOutside]?.records != seen[.secondOutside]?.records,
+            "L–R: the records must differ between the orders")
     }
 
     // MARK: L–G
 
-    @Test("Logging outside gzip sees the decoded body and no coding; inside it sees the wire bytes and Content-Encoding")
+    @Test(
+        "Logging outside gzip sees the decoded body and no coding; inside it sees the wire bytes and Content-Encoding")
     func loggingOutsideGzipSeesTheDecodedBodyInsideItSeesTheWireBytes() async throws {
         let wire = try gzipped(matrixJSON)
         let plain = Data(matrixJSON.utf8)
@@ -113,17 +129,25 @@ struct PairMatrixLoggingTests {
                 #expect(record.responseBytes == plain.count, "\(label): the log shows the decoded size")
                 #expect(record.responseHeader("Content-Encoding") == nil, "\(label): the log shows no coding")
                 #expect(record.responseHeader("Content-Length") == String(plain.count), "\(label): the decoded length")
-                #expect(record.requestHeader("Accept-Encoding") == nil, "\(label): the log misses the Accept-Encoding gzip adds")
+                #expect(
+                    record.requestHeader("Accept-Encoding") == nil,
+                    "\(label): the log misses the Accept-Encoding gzip adds")
             case .secondOutside:
                 #expect(record.responseBytes == wire.count, "\(label): the log shows the wire size")
                 #expect(record.responseHeader("Content-Encoding") == "gzip", "\(label): the log shows the coding")
                 #expect(record.responseHeader("Content-Length") == String(wire.count), "\(label): the wire length")
-                #expect(record.requestHeader("Accept-Encoding") == "gzip, deflate", "\(label): the log shows Accept-Encoding as sent")
+                #expect(
+                    record.requestHeader("Accept-Encoding") == "gzip, deflate",
+                    "\(label): the log shows Accept-Encoding as sent")
             }
             seen[order] = observed
         }
-        #expect(seen[.firstOutside]?.outcome == seen[.secondOutside]?.outcome, "L–G: the caller gets the same response in both orders")
+        #expect(
+            seen[.firstOutside]?.outcome == seen[.secondOutside]?.outcome,
+            "L–G: the caller gets the same response in both orders")
         #expect(seen[.firstOutside]?.sent == seen[.secondOutside]?.sent, "L–G: the wire is the same in both orders")
-        #expect(seen[.firstOutside]?.records != seen[.secondOutside]?.records, "L–G: the records must differ between the orders")
+        #expect(
+            seen[.firstOutside]?.records != seen[.secondOutside]?.records,
+            "L–G: the records must differ between the orders")
     }
 }

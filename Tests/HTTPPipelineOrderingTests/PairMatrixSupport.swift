@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineGzip
@@ -9,6 +6,10 @@ import HTTPPipelineHeaders
 import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 // The pair matrix runs every pair of built-in plugins in both orders over the same script and
 // compares what a user observes: the outcome, what the transport received, and the log records.
@@ -38,7 +39,8 @@ enum PairOutcome: Equatable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .response(let status, let headers, let body): "\(status) \(headers.sorted { $0.key < $1.key }) \(body.count) B"
+        case .response(let status, let headers, let body):
+            "\(status) \(headers.sorted { $0.key < $1.key }) \(body.count) B"
         case .failure(let error): "thrown \(error)"
         }
     }
@@ -251,7 +253,11 @@ func gzipped(_ text: String) throws -> Data {
 
 /// A reply carrying `body` as raw wire bytes with `Content-Encoding: gzip` and a matching length.
 func gzipReply(_ status: Int, _ body: Data) -> ScriptedTransport.Reply {
-    .status(status, headers: ["Content-Encoding": "gzip", "Content-Length": String(body.count), "Content-Type": "application/json"], body: body)
+    .status(
+        status,
+        headers: [
+            "Content-Encoding": "gzip", "Content-Length": String(body.count), "Content-Type": "application/json",
+        ], body: body)
 }
 
 /// A gzip body that starts like gzip and is intact by its length, but whose CRC-32 trailer is

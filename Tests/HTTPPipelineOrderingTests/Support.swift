@@ -1,8 +1,9 @@
 import Foundation
+import HTTPPipeline
+import HTTPPipelineTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
-import HTTPPipelineTesting
 
 let orderingURL = URL(string: "https://api.example.invalid/books/1") ?? URL(fileURLWithPath: "/")

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineGzip
@@ -11,6 +8,10 @@ import HTTPPipelineRetry
 import HTTPPipelineStandard
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The recommended stack and a few plausible wrong ones, each with what a user would observe.
 /// Every scenario: the first attempt meets a 503, the second a 401 (the token expired), the
@@ -29,10 +30,14 @@ import Testing
         let compressed = try Deflater.compress(body, format: .gzip)
         let calls = Locked(0)
         return ScriptedTransport { request in
-            let call = calls.withLock { $0 += 1; return $0 }
+            let call = calls.withLock {
+                $0 += 1
+                return $0
+            }
             if call == 1 { return .status(503) }
             if request.value(forHTTPHeaderField: "Authorization") != "Bearer new-SECRET-token" { return .status(401) }
-            return .status(200, headers: ["Content-Encoding": "gzip", "Content-Length": "\(compressed.count)"], body: compressed)
+            return .status(
+                200, headers: ["Content-Encoding": "gzip", "Content-Length": "\(compressed.count)"], body: compressed)
         }
     }
 
@@ -54,22 +59,31 @@ import Testing
     @Test func recommendedStackLogsEveryAttemptAsSentWithDecodedBodiesAndOneRequestID() async throws {
         let sink = InMemoryLogSink()
         let transport = try Self.server()
-        let pipeline = try StandardPipeline.build(over: transport, options: StandardOptions(
-            headers: Self.headers,
-            retry: try .exponential(maximumAttempts: 3, base: .zero, cap: .zero),
-            credentials: Tokens(),
-            logging: .init(level: .headers, sink: sink),
-            clock: ManualClock()
-        ))
-        #expect(pipeline.checkLayerOrder(["DefaultHeaders", "RetryMiddleware", "AuthMiddleware", "LoggingMiddleware", "GzipMiddleware"]) == nil)
+        let pipeline = try StandardPipeline.build(
+            over: transport,
+            options: StandardOptions(
+                headers: Self.headers,
+                retry: try .exponential(maximumAttempts: 3, base: .zero, cap: .zero),
+                credentials: Tokens(),
+                logging: .init(level: .headers, sink: sink),
+                clock: ManualClock()
+            ))
+        #expect(
+            pipeline.checkLayerOrder([
+                "DefaultHeaders", "RetryMiddleware", "AuthMiddleware", "LoggingMiddleware", "GzipMiddleware",
+            ]) == nil)
         #expect(pipeline.orderingDiagnostics.isEmpty, "\(pipeline.orderingDiagnostics)")
         let (data, response) = try await pipeline.send(Self.request)
         #expect(response.statusCode == 200 && data == Self.body)
-        #expect(sink.records.map(\.outcome) == [.response(status: 503), .response(status: 401), .response(status: 200)])
+        #expect(
+            sink.records.map(\.outcome) == [.response(status: 503), .response(status: 401), .response(status: 200)])
         #expect(sink.records.map(\.attempt) == [1, 2, 2])
-        #expect(sink.records.allSatisfy { $0.requestHeaders.contains(.init(name: "Authorization", value: Redaction.mark)) })
+        #expect(
+            sink.records.allSatisfy { $0.requestHeaders.contains(.init(name: "Authorization", value: Redaction.mark)) })
         #expect(sink.records.last?.responseBytes == Self.body.count, "logging sees the decoded size")
-        #expect(Set(transport.requests.map { $0.value(forHTTPHeaderField: "X-Request-ID") }).count == 1, "one request ID for the whole call")
+        #expect(
+            Set(transport.requests.map { $0.value(forHTTPHeaderField: "X-Request-ID") }).count == 1,
+            "one request ID for the whole call")
         assertNoSecret(sink, "the recommended stack")
     }
 

@@ -5,13 +5,17 @@ import Testing
     @Test func withoutJitterTheScheduleDoublesUpToTheCap() throws {
         let backoff = try Backoff(base: .seconds(1), multiplier: 2, cap: .seconds(10), jitter: .none)
         let waits = (1...7).map { backoff.delay(beforeRetry: $0, previous: nil, random: .system) }
-        #expect(waits == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10), .seconds(10)])
+        #expect(
+            waits == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10), .seconds(10)])
     }
 
     @Test func fullJitterPicksBetweenZeroAndTheCeiling() throws {
         let backoff = try Backoff(base: .seconds(1), multiplier: 2, cap: .seconds(10), jitter: .full)
         let half = RandomSource { 0.5 }
-        #expect((1...5).map { backoff.delay(beforeRetry: $0, previous: nil, random: half) } == [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(5)])
+        #expect(
+            (1...5).map { backoff.delay(beforeRetry: $0, previous: nil, random: half) } == [
+                .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(5),
+            ])
         #expect(backoff.delay(beforeRetry: 3, previous: nil, random: RandomSource { 0 }) == .zero)
         #expect(backoff.delay(beforeRetry: 3, previous: nil, random: RandomSource { 1 }) == .seconds(4))
     }
@@ -65,7 +69,8 @@ import Testing
     @Test func factoriesDescribeTheirBehaviour() throws {
         #expect(RetryPolicy.default.maximumAttempts == 3)
         #expect(RetryPolicy.none.maximumAttempts == 1)
-        let custom = try RetryPolicy.exponential(maximumAttempts: 5, base: .milliseconds(100), cap: .seconds(2), jitter: .none)
+        let custom = try RetryPolicy.exponential(
+            maximumAttempts: 5, base: .milliseconds(100), cap: .seconds(2), jitter: .none)
         #expect(custom.maximumAttempts == 5)
         #expect(custom.backoff.delay(beforeRetry: 2, previous: nil, random: .system) == .milliseconds(200))
     }

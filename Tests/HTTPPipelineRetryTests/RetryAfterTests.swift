@@ -1,6 +1,7 @@
 import Foundation
-@testable import HTTPPipelineRetry
 import Testing
+
+@testable import HTTPPipelineRetry
 
 @Suite struct RetryAfterTests {
     let reference = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
@@ -28,9 +29,11 @@ import Testing
         #expect(RetryAfter("Thu, 01 Jan 1970 00:00:00 GMT", relativeTo: reference) == .delay(.zero))
     }
 
-    @Test(arguments: ["", "-5", "1.5", "soon", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
-                      "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 PST", "0x10", "\u{0}", "1e9",
-                      String(repeating: "9 ", count: 500)])
+    @Test(arguments: [
+        "", "-5", "1.5", "soon", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 PST", "0x10", "\u{0}", "1e9",
+        String(repeating: "9 ", count: 500),
+    ])
     func garbageIsNotAValue(value: String) {
         #expect(RetryAfter(value, relativeTo: reference) == nil)
     }

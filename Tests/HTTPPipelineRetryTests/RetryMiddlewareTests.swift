@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct RetryMiddlewareTests {
     @Test func transientStatusIsRetriedWithTheBackoffScheduleUntilSuccess() async throws {
@@ -25,7 +26,9 @@ import Testing
     @Test(arguments: [408, 429, 500, 502, 503, 504])
     func retryableStatusesAreRetriedAndTheLastResponseIsReturned(status: Int) async throws {
         let transport = ScriptedTransport(respond: { _ in .status(status) })
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(attempts: 3), clock: ManualClock()) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try immediatePolicy(attempts: 3), clock: ManualClock())
+        }
         let (_, response) = try await pipeline.send(request())
         #expect(response.statusCode == status)
         #expect(transport.requests.count == 3)
@@ -34,26 +37,36 @@ import Testing
     @Test(arguments: [200, 201, 204, 301, 304, 400, 401, 403, 404, 409, 422, 501, 505])
     func otherStatusesAreReturnedAfterOneAttempt(status: Int) async throws {
         let transport = ScriptedTransport(respond: { _ in .status(status) })
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        }
         #expect(try await pipeline.send(request()).1.statusCode == status)
         #expect(transport.requests.count == 1)
     }
 
-    @Test(arguments: [URLError.Code.timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet])
+    @Test(arguments: [
+        URLError.Code.timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
+        .notConnectedToInternet,
+    ])
     func transientTransportErrorsAreRetriedAndTheLastIsThrown(code: URLError.Code) async throws {
         let transport = ScriptedTransport(respond: { _ in .failure(URLError(code)) })
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(attempts: 4), clock: ManualClock()) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try immediatePolicy(attempts: 4), clock: ManualClock())
+        }
         await #expect(throws: URLError(code)) { try await pipeline.send(request()) }
         #expect(transport.requests.count == 4)
     }
 
     @Test(arguments: [
         URLError(.cancelled), URLError(.badURL), URLError(.unsupportedURL), URLError(.serverCertificateUntrusted),
-        URLError(.serverCertificateHasUnknownRoot), URLError(.secureConnectionFailed), URLError(.userAuthenticationRequired),
+        URLError(.serverCertificateHasUnknownRoot), URLError(.secureConnectionFailed),
+        URLError(.userAuthenticationRequired),
     ])
     func permanentTransportErrorsAreThrownAfterOneAttempt(error: URLError) async throws {
         let transport = ScriptedTransport(respond: { _ in .failure(error) })
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        }
         await #expect(throws: error) { try await pipeline.send(request()) }
         #expect(transport.requests.count == 1)
     }
@@ -62,7 +75,9 @@ import Testing
         struct Custom: Error {}
         for error in [Custom(), CancellationError()] as [any Error] {
             let transport = ScriptedTransport(respond: { _ in .failure(error) })
-            let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+            let pipeline = try Pipeline(transport: transport) {
+                RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+            }
             _ = try? await pipeline.send(request())
             #expect(transport.requests.count == 1)
         }
@@ -71,7 +86,9 @@ import Testing
     @Test(arguments: ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE", "get"])
     func idempotentMethodsAreRetried(method: String) async throws {
         let transport = ScriptedTransport([.status(503), .ok()])
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        }
         #expect(try await pipeline.send(request(method)).1.statusCode == 200)
         #expect(transport.requests.count == 2)
     }
@@ -79,14 +96,18 @@ import Testing
     @Test(arguments: ["POST", "PATCH", "CONNECT"])
     func unsafeMethodsWithoutAnIdempotencyKeyAreSentOnce(method: String) async throws {
         let transport = ScriptedTransport([.status(503), .ok()])
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        }
         #expect(try await pipeline.send(request(method)).1.statusCode == 503)
         #expect(transport.requests.count == 1)
     }
 
     @Test func postWithAnIdempotencyKeyIsRetriedWithTheSameKey() async throws {
         let transport = ScriptedTransport([.failure(URLError(.networkConnectionLost)), .ok()])
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        }
         _ = try await pipeline.send(request("POST", headers: ["Idempotency-Key": "order-17"]))
         #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Idempotency-Key") } == ["order-17", "order-17"])
     }
@@ -108,7 +129,9 @@ import Testing
         var streamed = request("PUT")
         streamed.httpBodyStream = InputStream(data: Data("once".utf8))
         let transport = ScriptedTransport([.status(503), .ok()])
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        }
         #expect(try await pipeline.send(streamed).1.statusCode == 503)
         #expect(transport.requests.count == 1)
     }

@@ -1,17 +1,20 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// `Retry-After`, the deadline, cancellation and the budget, on a manual clock.
 @Suite struct RetryTimingTests {
     let dateHeader = "Sun, 06 Nov 1994 08:49:37 GMT"
 
-    func run(_ replies: [ScriptedTransport.Reply], policy: RetryPolicy) async throws -> (status: Int, attempts: Int, waits: [Duration]) {
+    func run(_ replies: [ScriptedTransport.Reply], policy: RetryPolicy) async throws -> (
+        status: Int, attempts: Int, waits: [Duration]
+    ) {
         let clock = ManualClock()
         let transport = ScriptedTransport(replies)
         let pipeline = Pipeline(transport: transport) { RetryMiddleware(policy: policy, clock: clock) }
@@ -40,14 +43,16 @@ import Testing
 
     @Test(arguments: ["99999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT"])
     func absurdRetryAfterReturnsTheResponseAtOnce(value: String) async throws {
-        let outcome = try await run([.status(429, headers: ["Retry-After": value, "Date": dateHeader]), .ok()], policy: try exactPolicy())
+        let outcome = try await run(
+            [.status(429, headers: ["Retry-After": value, "Date": dateHeader]), .ok()], policy: try exactPolicy())
         #expect(outcome.status == 429)
         #expect(outcome.waits.isEmpty)
     }
 
     @Test(arguments: ["-5", "soon", "", "1.5", "Thu, 01 Jan 1970 00:00:00 GMT"])
     func garbageOrPastRetryAfterFallsBackToTheBackoff(value: String) async throws {
-        let outcome = try await run([.status(503, headers: ["Retry-After": value, "Date": dateHeader]), .ok()], policy: try exactPolicy())
+        let outcome = try await run(
+            [.status(503, headers: ["Retry-After": value, "Date": dateHeader]), .ok()], policy: try exactPolicy())
         #expect(outcome.waits == [.seconds(1)])
         #expect(outcome.status == 200)
     }
@@ -69,7 +74,9 @@ import Testing
     @Test func cancellingDuringABackoffStopsAtOnceWithNoFurtherAttempt() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport(respond: { _ in .status(503) })
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try exactPolicy(attempts: 5), clock: clock) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try exactPolicy(attempts: 5), clock: clock)
+        }
         let call = Task { try await pipeline.send(request()) }
         await clock.waitForSleepers(1)
         call.cancel()
@@ -80,7 +87,9 @@ import Testing
 
     @Test func alreadyCancelledTaskStartsNoAttempt() async throws {
         let transport = ScriptedTransport(respond: { _ in .ok() })
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock()) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        }
         let call = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await pipeline.send(request())
@@ -106,7 +115,9 @@ import Testing
         let clock = ManualClock()
         let transport = ScriptedTransport(respond: { _ in .status(503) })
         let budget = try RetryBudget(ratio: 0, minimumRetries: 2, window: .seconds(10))
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(attempts: 5), budget: budget, clock: clock) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try immediatePolicy(attempts: 5), budget: budget, clock: clock)
+        }
         _ = try await pipeline.send(request())
         #expect(transport.requests.count == 3, "two retries, then the budget is spent")
         _ = try await pipeline.send(request())
@@ -118,7 +129,9 @@ import Testing
 
     @Test func withoutABudgetOnlyTheAttemptCapLimits() async throws {
         let transport = ScriptedTransport(respond: { _ in .status(503) })
-        let pipeline = try Pipeline(transport: transport) { RetryMiddleware(policy: try immediatePolicy(attempts: 4), budget: nil, clock: ManualClock()) }
+        let pipeline = try Pipeline(transport: transport) {
+            RetryMiddleware(policy: try immediatePolicy(attempts: 4), budget: nil, clock: ManualClock())
+        }
         for _ in 0..<50 { _ = try await pipeline.send(request()) }
         #expect(transport.requests.count == 200)
     }

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Retry over `URLSessionTransport` against the loopback server.
 @Suite struct RetryWireTests {
@@ -13,7 +14,10 @@ import Testing
         let server = LoopbackServer()
         let hits = Locked(0)
         server.route("GET", "/flaky") { _ in
-            let hit = hits.withLock { $0 += 1; return $0 }
+            let hit = hits.withLock {
+                $0 += 1
+                return $0
+            }
             return hit <= 2 ? .init(status: 503) : .init(body: Data("ok".utf8))
         }
         server.route("POST", "/orders", .init(status: 503))

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineRetry
 import HTTPPipelineTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 let testURL = URL(string: "https://api.example.invalid/books") ?? URL(fileURLWithPath: "/")
 

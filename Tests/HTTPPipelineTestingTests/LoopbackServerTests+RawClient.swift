@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -144,4 +145,3 @@ private func sendBytes(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> 
     send(fd, bytes, count, 0)  // SO_NOSIGPIPE is set on the socket
     #endif
 }
-

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Serialized: the leak test counts this process's descriptors and threads.
 @Suite(.serialized) struct LoopbackServerTests {
@@ -26,10 +27,12 @@ import Testing
     @Test func duplicateResponseHeadersAreSentInOrderWithContentLengthAdded() throws {
         let server = try startedServer()
         defer { server.stop() }
-        server.route("GET", "/login", .init(
-            headers: [("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")],
-            body: Data("hello".utf8)
-        ))
+        server.route(
+            "GET", "/login",
+            .init(
+                headers: [("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")],
+                body: Data("hello".utf8)
+            ))
         let client = try LoopbackRawClient(port: server.port)
 
         try client.send("GET /login HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -362,7 +365,8 @@ extension LoopbackServerTests {
                 "more than 100 fields",
                 "GET / HTTP/1.1\r\n" + (0...100).map { "X-\($0): v\r\n" }.joined() + "\r\n"
             ),
-            .init("conflicting Content-Length", "POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello"),
+            .init(
+                "conflicting Content-Length", "POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello"),
             .init("negative Content-Length", "POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n"),
             .init(
                 "Content-Length with Transfer-Encoding",
@@ -427,11 +431,12 @@ extension LoopbackServerTests {
         defer { try? handle.close() }
         let table = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
         let localPort = String(format: ":%04X", port)
-        let inodes = Set(table.split(separator: "\n").dropFirst().compactMap { line -> String? in
-            let fields = line.split(separator: " ")
-            guard fields.count > 9, fields[1].hasSuffix(localPort) else { return nil }
-            return "socket:[\(fields[9])]"
-        })
+        let inodes = Set(
+            table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, fields[1].hasSuffix(localPort) else { return nil }
+                return "socket:[\(fields[9])]"
+            })
         return try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter { fd in
             let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
             return target.map(inodes.contains) ?? false
@@ -446,4 +451,3 @@ extension LoopbackServerTests {
         }
     }
 }
-

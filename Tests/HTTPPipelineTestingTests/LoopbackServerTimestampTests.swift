@@ -1,9 +1,10 @@
 import Foundation
+import HTTPPipelineTesting
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipelineTesting
-import Testing
 
 @Suite struct LoopbackServerTimestampTests {
     @Test func requestsCarryMonotonicArrivalTimesInArrivalOrder() async throws {

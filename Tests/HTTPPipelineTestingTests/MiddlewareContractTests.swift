@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The contract must catch each kind of broken middleware, or it proves nothing.
 @Suite struct MiddlewareContractTests {
@@ -42,7 +43,8 @@ import Testing
                 return try await next(request)
             } catch {
                 // Hides the cancellation behind a made-up success, which a caller cannot tell apart.
-                let response = HTTPURLResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil, headerFields: nil)
+                let response = HTTPURLResponse(
+                    url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil, headerFields: nil)
                 guard let response else { throw error }
                 return (Data(), response)
             }
@@ -51,7 +53,8 @@ import Testing
 
     struct RespondsInsteadOfCallingNext: HTTPMiddleware {
         func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-            let response = HTTPURLResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil, headerFields: nil)
+            let response = HTTPURLResponse(
+                url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil, headerFields: nil)
             guard let response else { throw HTTPTransportError.nonHTTPResponse }
             return (Data(), response)
         }

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPPipeline
+import HTTPPipelineTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
-import HTTPPipelineTesting
 
 /// A middleware that appends its tag to the `X-Trail` request header and to the response body,
 /// so a test sees which layers touched each direction, in which order.
@@ -23,7 +24,8 @@ struct Trail: HTTPMiddleware {
 /// Answers without calling `next`.
 struct ShortCircuit: HTTPMiddleware {
     func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-        let response = HTTPURLResponse(url: request.url ?? testURL, statusCode: 204, httpVersion: nil, headerFields: nil)
+        let response = HTTPURLResponse(
+            url: request.url ?? testURL, statusCode: 204, httpVersion: nil, headerFields: nil)
         guard let response else { throw HTTPTransportError.nonHTTPResponse }
         return (Data(), response)
     }

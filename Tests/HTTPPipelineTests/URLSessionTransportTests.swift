@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `URLSessionTransport` against a real HTTP/1.1 server on loopback.
 @Suite struct URLSessionTransportTests {
@@ -21,7 +22,10 @@ import Testing
 
     @Test func statusHeadersAndBodyBytesArriveExactly() async throws {
         let bytes = Data((0...255).map { UInt8($0) } + (0...255).reversed().map { UInt8($0) })
-        server.route("GET", "/bytes", .init(status: 203, headers: [("X-Answer", "42"), ("Content-Type", "application/octet-stream")], body: bytes))
+        server.route(
+            "GET", "/bytes",
+            .init(
+                status: 203, headers: [("X-Answer", "42"), ("Content-Type", "application/octet-stream")], body: bytes))
         defer { server.stop() }
         let (data, response) = try await transport.send(URLRequest(url: url("bytes")))
         #expect(response.statusCode == 203)
@@ -113,7 +117,9 @@ import Testing
     @Test func replyThatIsNotHTTPIsATypedError() async throws {
         server.route("GET", "/garbage", .raw(Data("SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n".utf8)))
         defer { server.stop() }
-        let error = await #expect(throws: (any Error).self) { try await transport.send(URLRequest(url: url("garbage"))) }
+        let error = await #expect(throws: (any Error).self) {
+            try await transport.send(URLRequest(url: url("garbage")))
+        }
         #expect(error is URLError || error is HTTPTransportError, "\(String(describing: error))")
     }
 
@@ -132,7 +138,9 @@ import Testing
         await #expect(throws: URLError.self) { try await transport.send(request) }
     }
 
-    @Test(arguments: ["ftp://example.invalid/file", "http:///no-host", "mailto:someone@example.invalid", "relative/path"])
+    @Test(arguments: [
+        "ftp://example.invalid/file", "http:///no-host", "mailto:someone@example.invalid", "relative/path",
+    ])
     func requestThatCannotBeSentFailsBeforeAnythingIsSent(address: String) async throws {
         defer { server.stop() }
         let url = try #require(URL(string: address))

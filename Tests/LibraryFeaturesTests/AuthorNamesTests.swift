@@ -1,6 +1,6 @@
 import HTTPPipelineTesting
-import LibraryFixtures
 import LibraryFeatures
+import LibraryFixtures
 import Testing
 
 @Suite("LibraryFeatures: N+1 author names")

@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAPI
 import HTTPPipelineTesting
-import LibraryFixtures
 import LibraryFeatures
+import LibraryFixtures
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite("LibraryFeatures: book detail service")
 struct BookDetailServiceTests {

@@ -14,15 +14,18 @@ struct FakeBookDetails: BookDetailProviding {
 @Suite("LibraryFeatures: book detail view model")
 @MainActor
 struct BookDetailViewModelTests {
-    let dune = BookDetail(id: 1, title: "Dune", authorName: "Frank Herbert", availability: .available, isOnLoanToMe: false)
+    let dune = BookDetail(
+        id: 1, title: "Dune", authorName: "Frank Herbert", availability: .available, isOnLoanToMe: false)
 
     @Test("The model starts loading and shows the detail the provider answers")
     func showsTheDetail() async {
         let detail = dune
-        let model = BookDetailViewModel(bookID: 1, provider: FakeBookDetails { id in
-            #expect(id == 1)
-            return detail
-        })
+        let model = BookDetailViewModel(
+            bookID: 1,
+            provider: FakeBookDetails { id in
+                #expect(id == 1)
+                return detail
+            })
         #expect(model.state == .loading)
         await model.load()
         #expect(model.state == .loaded(detail))
@@ -46,10 +49,12 @@ struct BookDetailViewModelTests {
     func retryAfterUnavailableLoads() async {
         let detail = dune
         let attempts = Attempts()
-        let model = BookDetailViewModel(bookID: 1, provider: FakeBookDetails { _ in
-            if await attempts.next() == 1 { throw FeatureError.unavailable }
-            return detail
-        })
+        let model = BookDetailViewModel(
+            bookID: 1,
+            provider: FakeBookDetails { _ in
+                if await attempts.next() == 1 { throw FeatureError.unavailable }
+                return detail
+            })
         await model.load()
         #expect(model.state == .unavailable(retryable: true))
         await model.load()
@@ -60,10 +65,12 @@ struct BookDetailViewModelTests {
     func cancelledLoadKeepsState() async {
         let detail = dune
         let attempts = Attempts()
-        let model = BookDetailViewModel(bookID: 1, provider: FakeBookDetails { _ in
-            if await attempts.next() == 2 { throw CancellationError() }
-            return detail
-        })
+        let model = BookDetailViewModel(
+            bookID: 1,
+            provider: FakeBookDetails { _ in
+                if await attempts.next() == 2 { throw CancellationError() }
+                return detail
+            })
         await model.load()
         await model.load()
         #expect(model.state == .loaded(detail))

@@ -1,6 +1,6 @@
 import HTTPPipelineTesting
-import LibraryFixtures
 import LibraryFeatures
+import LibraryFixtures
 import Testing
 
 @Suite("LibraryFeatures: catalog and author cache")
@@ -41,7 +41,9 @@ struct CatalogServiceTests {
         let authors = CachingAuthorDirectory(wrapping: BatchAuthorDirectory(client: library.client), clock: clock)
         let pages = try await scrollThreePages(CatalogService(client: library.client, authors: authors))
 
-        let expected = LibraryCatalogue.bookIDs.map { LibraryCatalogue.authorName(LibraryCatalogue.authorID(ofBook: $0)) }
+        let expected = LibraryCatalogue.bookIDs.map {
+            LibraryCatalogue.authorName(LibraryCatalogue.authorID(ofBook: $0))
+        }
         #expect(pages.flatMap(\.books).map(\.authorName) == expected)
         let ids = library.requestedAuthorIDs
         #expect(ids.count == Set(ids).count)

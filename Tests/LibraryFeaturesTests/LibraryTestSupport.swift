@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAPI
 import HTTPPipelineTesting
 import LibraryFixtures
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A ``ScriptedTransport`` serving ``LibraryCatalogue`` instantly, with some paths overridden.
 func scriptedLibrary(

@@ -1,13 +1,15 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineLogging
 import HTTPPipelineTesting
-@testable import PipelineDemo
 import Testing
+
+@testable import PipelineDemo
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Auth end to end: `URLSessionTransport`, the loopback server's token endpoint that rotates both
 /// tokens on every refresh, and a credential source that calls it through a pipeline without auth.
@@ -20,7 +22,8 @@ import Testing
         defer { server.stop() }
         let transport = URLSessionTransport()
         let tokenClient = Pipeline(transport: transport) { LoggingMiddleware(level: .basic, sink: InMemoryLogSink()) }
-        let source = DemoCredentialSource(tokenEndpoint: server.baseURL.appendingPathComponent("token"), transport: tokenClient)
+        let source = DemoCredentialSource(
+            tokenEndpoint: server.baseURL.appendingPathComponent("token"), transport: tokenClient)
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source) }
         let shelf = URLRequest(url: server.baseURL.appendingPathComponent("me/shelf"))
 
@@ -38,6 +41,7 @@ import Testing
         let presented = tokenRequests.map { String(decoding: $0.body, as: UTF8.self) }
         #expect(presented == ["refresh_token=refresh-1", "refresh_token=refresh-2", "refresh_token=refresh-3"])
         #expect(Set(presented).count == presented.count, "no refresh token was used twice")
-        #expect(tokenRequests.allSatisfy { $0.header("Authorization") == nil }, "the token endpoint is called without auth")
+        #expect(
+            tokenRequests.allSatisfy { $0.header("Authorization") == nil }, "the token endpoint is called without auth")
     }
 }

@@ -1,16 +1,19 @@
 import Foundation
+import HTTPPipeline
+import HTTPPipelineTesting
+import Testing
+
+@testable import PipelineDemo
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPPipeline
-import HTTPPipelineTesting
-@testable import PipelineDemo
-import Testing
 
 /// The demo's own middleware keep the contract every middleware of the project keeps.
 @Suite struct DemoMiddlewareTests {
     @Test func headerStampKeepsTheContractExceptPassThroughSinceItStampsEveryRequest() async {
-        let report = await MiddlewareContract(skipping: [.passThrough]).check(HeaderStamp(client: "test", report: Report()))
+        let report = await MiddlewareContract(skipping: [.passThrough]).check(
+            HeaderStamp(client: "test", report: Report()))
         #expect(report.violations.isEmpty, "\(report)")
     }
 

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineGzip
@@ -10,6 +7,10 @@ import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The README's recommended stack compiles, describes itself in that order, and works together.
 @Suite struct RecommendedStackTests {
@@ -37,11 +38,17 @@ import Testing
             LoggingMiddleware(level: .headers, sink: sink)
             GzipMiddleware()
         }
-        #expect(client.description == "Pipeline(DefaultHeaders -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport)")
-        let (data, response) = try await client.send(URLRequest(url: URL(string: "https://api.example.invalid/me") ?? URL(fileURLWithPath: "/")))
+        #expect(
+            client.description
+                == "Pipeline(DefaultHeaders -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport)"
+        )
+        let (data, response) = try await client.send(
+            URLRequest(url: URL(string: "https://api.example.invalid/me") ?? URL(fileURLWithPath: "/")))
         #expect(response.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == "{\"ok\":true}")
-        #expect(sink.records.map(\.attempt) == [1, 2, 3, 3], "attempt 3 was rejected once, then replayed with the new token")
+        #expect(
+            sink.records.map(\.attempt) == [1, 2, 3, 3], "attempt 3 was rejected once, then replayed with the new token"
+        )
         #expect(!sink.text.contains("t-old") && !sink.text.contains("t-new"))
         #expect(flakyThenReal.requests.allSatisfy { $0.value(forHTTPHeaderField: "User-Agent") == "Shelf/2.3" })
     }
