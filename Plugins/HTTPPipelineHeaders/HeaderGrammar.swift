@@ -1,9 +1,11 @@
+import HTTPPipeline
+
 /// The HTTP field grammar (RFC 9110 §5.1, §5.5), as far as a client must enforce it.
 enum HeaderGrammar {
     /// Field names are tokens: `!#$%&'*+-.^_`|~`, digits and letters, at least one.
     static func check(name: String) throws(HeaderError) {
         guard !name.isEmpty else { throw .invalidName(name, reason: "the name is empty") }
-        for byte in name.utf8 where !isTokenCharacter(byte) {
+        for byte in name.utf8 where !HTTPGrammar.isTokenCharacter(byte) {
             throw .invalidName(name, reason: "\(describe(byte)) is not allowed in a header name")
         }
     }
@@ -14,16 +16,6 @@ enum HeaderGrammar {
         for (offset, byte) in value.utf8.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
             throw .invalidValue(
                 name: name, reason: "\(describe(byte)) is not allowed in a header value", offset: offset)
-        }
-    }
-
-    static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPPipeline
 
 /// How long to wait before a retry: exponential growth from a base, capped, with jitter.
 ///
@@ -106,13 +107,5 @@ public struct RandomSource: Sendable {
     public func next() -> Double {
         let value = generate()
         return value.isFinite ? min(max(value, 0), 1) : 0
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

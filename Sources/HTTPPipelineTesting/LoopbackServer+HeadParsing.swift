@@ -1,3 +1,5 @@
+import HTTPPipeline
+
 extension LoopbackServer.RequestParser {
     /// Parses a request head whose lines are known to end in CRLF, blank line included.
     static func parseHead(_ bytes: ArraySlice<UInt8>) throws(Failure) -> Head {
@@ -39,7 +41,7 @@ extension LoopbackServer.RequestParser {
         let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw Failure(reason: "request line is not three parts") }
         let (method, target, version) = (parts[0], parts[1], parts[2])
-        guard !method.isEmpty, method.allSatisfy(isTokenCharacter) else {
+        guard !method.isEmpty, method.allSatisfy(HTTPGrammar.isTokenCharacter) else {
             throw Failure(reason: "method is not a token")
         }
         guard !target.isEmpty, target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
@@ -75,7 +77,7 @@ extension LoopbackServer.RequestParser {
             throw Failure(reason: "header field without a colon")
         }
         let name = line[..<colon]
-        guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else {
+        guard !name.isEmpty, name.allSatisfy(HTTPGrammar.isTokenCharacter) else {
             throw Failure(reason: "header field name is not a token")
         }
         var value = line[(colon + 1)...]
@@ -143,17 +145,6 @@ extension LoopbackServer.RequestParser {
 
     private static func trimmed(_ text: Substring) -> String {
         String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
-
-    /// `tchar` from RFC 9110: letters, digits and ``!#$%&'*+-.^_`|~``.
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-        }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

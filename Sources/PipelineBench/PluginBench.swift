@@ -113,10 +113,3 @@ enum AuthStormBench {
         ]
     }
 }
-
-extension Duration {
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-    }
-}

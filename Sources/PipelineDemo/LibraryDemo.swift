@@ -103,10 +103,3 @@ func showLibrary() async throws {
         "   every exchange above went through the standard stack and was logged, redacted: \(sink.records.count) records"
     )
 }
-
-extension Duration {
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-    }
-}
