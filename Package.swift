@@ -89,7 +89,21 @@ let package = Package(
             name: "PipelineBench",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
+                "HTTPPipelineStandard", "HTTPPipelineTesting", "PipelineSoak",
             ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PipelineSoak",
+            dependencies: [
+                "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineStandard", "HTTPPipelineAuth", "HTTPPipelineRetry",
+                "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineHeaders",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PipelineSoakTests",
+            dependencies: ["PipelineSoak"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

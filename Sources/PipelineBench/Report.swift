@@ -73,7 +73,7 @@ struct Report {
             }
         }
         if !extra.isEmpty {
-            Swift.print("\nplugins and gzip")
+            Swift.print("\nplugins, gzip, soak and end to end")
             for (key, value) in extra {
                 Swift.print(pad(key, 40) + String(format: value.rounded() == value ? "%.0f" : "%.3f", value))
             }

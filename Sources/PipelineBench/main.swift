@@ -12,7 +12,8 @@ import FoundationNetworking
 //   swift run -c release pipeline-bench --json          one JSON object, a key per measurement
 //   pipeline-bench --only builder --layers 10 --iterations 100000
 //                                                       one chain, for valgrind/callgrind
-//   pipeline-bench --suite chains|logging|plugins|gzip  one part only
+//   pipeline-bench --suite chains|logging|plugins|gzip|soak  one part only
+//   pipeline-bench --suite soak --soak-requests 100000  the soak, with its request count
 //
 // `main` is synchronous and waits for the async work: valgrind 3.19 crashes on an async main.
 
@@ -23,6 +24,7 @@ struct Options {
     var iterations = 200_000
     var rounds = 5
     var suite = "all"
+    var soakRequests = 100_000
 
     init(_ arguments: [String]) {
         var rest = arguments.makeIterator()
@@ -34,6 +36,7 @@ struct Options {
             case "--iterations": iterations = rest.next().flatMap { Int($0) } ?? iterations
             case "--rounds": rounds = rest.next().flatMap { Int($0) } ?? rounds
             case "--suite": suite = rest.next() ?? suite
+            case "--soak-requests": soakRequests = rest.next().flatMap { Int($0) } ?? soakRequests
             default:
                 FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
                 exit(2)
@@ -97,7 +100,12 @@ func run(_ options: Options) async {
     if options.suite == "all" || options.suite == "gzip" {
         report.extra += await GzipBench.measurements().map { ($0.key, $0.value) }
     }
+    var failed = false
+    if options.suite == "all" || options.suite == "soak" {
+        report.extra += await SoakBench.measurements(requests: options.soakRequests, failed: &failed)
+    }
     report.print(json: options.json)
+    if failed { exit(1) }
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))

@@ -1,0 +1,119 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineGzip
+import HTTPPipelineTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The transport under a soak run: it checks the bearer token against the ``SoakServer``, then
+/// injects the faults ``SoakConfiguration`` asks for, and otherwise answers 200 with a gzip body
+/// naming the request, so the caller can tell it got its own response, decoded exactly once.
+///
+/// Requests are `GET /soak/<id>`; `GET /soak/<id>/hang` waits (up to five seconds) for its caller
+/// to cancel it. Unlike `ScriptedTransport` it records nothing per request, so memory stays flat
+/// however long it runs.
+struct FaultInjectingTransport: HTTPTransport {
+    let server: SoakServer
+    let configuration: SoakConfiguration
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        guard let url = request.url, let id = SoakRequest.id(of: url) else {
+            return (Data(), try Self.response(url: request.url, status: 400))
+        }
+        let token = request.value(forHTTPHeaderField: "Authorization")?.dropFirst("Bearer ".count)
+        let presented = token.map(String.init)
+        guard server.accepts(presented) else { return (Data(), try Self.response(url: url, status: 401)) }
+        if url.path.hasSuffix("/hang") {
+            try await Task.sleep(for: .seconds(5))
+            return (Data(), try Self.response(url: url, status: 599))
+        }
+        var random = SeededRandomNumberGenerator(seed: schedule(id: id, token: presented))
+        var roll = Double.random(in: 0..<1, using: &random)
+        let fault = Fault.allCases.first { fault in
+            defer { roll -= rate(of: fault) }
+            return roll < rate(of: fault)
+        }
+        switch fault {
+        case .revocation:
+            _ = server.revoke(presented)
+            return (Data(), try Self.response(url: url, status: 401))
+        case .unavailable:
+            return (Data(), try Self.response(url: url, status: 503))
+        case .throttled:
+            return (Data(), try Self.response(url: url, status: 429, headers: ["Retry-After": "0"]))
+        case .transportError:
+            throw URLError(Bool.random(using: &random) ? .networkConnectionLost : .timedOut)
+        case .corruptGzip:
+            var body = try SoakRequest.body(id: id)
+            body[body.count / 2] ^= 0xFF
+            return (body, try Self.response(url: url, status: 200, headers: ["Content-Encoding": "gzip"]))
+        case .delay:
+            let microseconds = Int.random(in: 0...max(0, Int(configuration.maximumDelay.seconds * 1e6)), using: &random)
+            try await Task.sleep(for: .microseconds(microseconds))
+        case nil:
+            break
+        }
+        let body = try SoakRequest.body(id: id)
+        return (body, try Self.response(url: url, status: 200, headers: ["Content-Encoding": "gzip"]))
+    }
+
+    private enum Fault: CaseIterable {
+        case revocation, unavailable, throttled, transportError, corruptGzip, delay
+    }
+
+    private func rate(of fault: Fault) -> Double {
+        switch fault {
+        case .revocation: configuration.revocationRate
+        case .unavailable: configuration.unavailableRate
+        case .throttled: configuration.throttledRate
+        case .transportError: configuration.transportErrorRate
+        case .corruptGzip: configuration.corruptGzipRate
+        case .delay: configuration.delayRate
+        }
+    }
+
+    /// The seed of one attempt's faults: the run's seed, the request, the retry attempt and the
+    /// token, so a replay after a refresh meets different faults than the attempt it replays.
+    private func schedule(id: Int, token: String?) -> UInt64 {
+        var hasher = SeededRandomNumberGenerator(seed: configuration.seed ^ UInt64(id) &* 0x9E37_79B9)
+        var seed = hasher.next() ^ UInt64(HTTPAttempt.current ?? 0) &* 0xBF58_476D
+        for byte in (token ?? "").utf8 { seed = (seed ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return seed
+    }
+
+    private static func response(url: URL?, status: Int, headers: [String: String] = [:]) throws -> HTTPURLResponse {
+        let url = url ?? URL(fileURLWithPath: "/")
+        guard
+            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+        else { throw SoakError.cannotBuildResponse(status: status) }
+        return response
+    }
+}
+
+/// The requests of a soak run and the body each one's response must decode to.
+enum SoakRequest {
+    static func url(id: Int, hang: Bool) -> URL {
+        var components = URLComponents()
+        components.scheme = "https"
+        components.host = "soak.invalid"
+        components.path = "/soak/\(id)" + (hang ? "/hang" : "")
+        return components.url ?? URL(fileURLWithPath: "/soak/\(id)")
+    }
+
+    static func id(of url: URL) -> Int? {
+        let parts = url.path.split(separator: "/")
+        guard parts.count >= 2, parts[0] == "soak" else { return nil }
+        return Int(parts[1])
+    }
+
+    /// What request `id`'s decoded body must be.
+    static func plainBody(id: Int) -> Data {
+        Data("{\"request\":\(id),\"padding\":\"\(String(repeating: "soak ", count: 40))\"}".utf8)
+    }
+
+    static func body(id: Int) throws -> Data {
+        try Deflater.compress(plainBody(id: id), format: .gzip)
+    }
+}

@@ -1,0 +1,62 @@
+/// How a soak run is shaped: how many requests, how many at once, and how often each fault is
+/// injected into an attempt.
+package struct SoakConfiguration: Sendable {
+    /// Requests sent in the measured run.
+    package var requests: Int
+    /// Requests in flight at once.
+    package var concurrency: Int
+    /// Requests sent (and not counted) before the first memory reading, so allocator arenas and
+    /// caches exist before "before" is read.
+    package var warmUpRequests: Int
+    /// Seeds the fault schedule: the faults an attempt meets depend only on the seed, the request
+    /// and the attempt, never on the interleaving.
+    package var seed: UInt64
+    /// The chance that an attempt revokes the valid credential and answers 401.
+    package var revocationRate: Double
+    /// The chance that an attempt answers 503.
+    package var unavailableRate: Double
+    /// The chance that an attempt answers 429 with `Retry-After: 0`.
+    package var throttledRate: Double
+    /// The chance that an attempt throws a `URLError`.
+    package var transportErrorRate: Double
+    /// The chance that an attempt answers 200 with a corrupt gzip body.
+    package var corruptGzipRate: Double
+    /// The chance that an attempt is delayed before answering.
+    package var delayRate: Double
+    /// The longest injected delay.
+    package var maximumDelay: Duration
+    /// The chance that a request's caller cancels it while its transport waits.
+    package var cancellationRate: Double
+
+    /// The shape of the benchmark's run: 100,000 requests, 64 at once.
+    package static let full = SoakConfiguration(requests: 100_000)
+
+    /// Creates a configuration with the default fault rates.
+    package init(
+        requests: Int,
+        concurrency: Int = 64,
+        warmUpRequests: Int = 5_000,
+        seed: UInt64 = 0x50AC,
+        revocationRate: Double = 0.002,
+        unavailableRate: Double = 0.03,
+        throttledRate: Double = 0.03,
+        transportErrorRate: Double = 0.03,
+        corruptGzipRate: Double = 0.01,
+        delayRate: Double = 0.1,
+        maximumDelay: Duration = .microseconds(500),
+        cancellationRate: Double = 0.01
+    ) {
+        self.requests = requests
+        self.concurrency = concurrency
+        self.warmUpRequests = warmUpRequests
+        self.seed = seed
+        self.revocationRate = revocationRate
+        self.unavailableRate = unavailableRate
+        self.throttledRate = throttledRate
+        self.transportErrorRate = transportErrorRate
+        self.corruptGzipRate = corruptGzipRate
+        self.delayRate = delayRate
+        self.maximumDelay = maximumDelay
+        self.cancellationRate = cancellationRate
+    }
+}

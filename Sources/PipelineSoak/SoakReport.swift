@@ -1,0 +1,63 @@
+/// How a soak request ended, as its caller saw it.
+package enum SoakOutcome: Hashable, Sendable, CustomStringConvertible {
+    /// A 200 whose body decoded to the request's own body.
+    case ok
+    /// A response with another status (a 503 or 429 left after retry gave up, a 401 after a
+    /// second revocation).
+    case status(Int)
+    /// A `URLError` retry gave up on.
+    case transportError
+    /// A typed `GzipError` from a corrupt body.
+    case gzipError
+    /// The caller cancelled it.
+    case cancelled
+
+    package var description: String {
+        switch self {
+        case .ok: "200 (own body)"
+        case .status(let status): "\(status)"
+        case .transportError: "URLError"
+        case .gzipError: "GzipError"
+        case .cancelled: "CancellationError"
+        }
+    }
+}
+
+/// What a soak run saw: the outcome of every request, the server's revocations and refreshes,
+/// and resident memory before and after, with every broken invariant listed.
+package struct SoakReport: Sendable {
+    /// Requests sent in the measured run.
+    package var requests = 0
+    /// How many requests ended in each outcome.
+    package var outcomes: [SoakOutcome: Int] = [:]
+    /// Times the server revoked the valid token.
+    package var revocations = 0
+    /// Times the client refreshed its token.
+    package var refreshes = 0
+    /// Log records written, and how many held a token.
+    package var logRecords = 0
+    /// Log records whose text held a token.
+    package var logRecordsWithSecrets = 0
+    /// Resident memory after the warm-up and after the run, in bytes (`nil` off Linux).
+    package var residentBefore: Int?
+    /// Resident memory after the run.
+    package var residentAfter: Int?
+    /// Wall time of the measured run, in seconds.
+    package var seconds = 0.0
+    /// Every broken invariant, in words; empty when the run held.
+    package var violations: [String] = []
+
+    /// Requests that ended in exactly one outcome.
+    package var answered: Int { outcomes.values.reduce(0, +) }
+
+    /// Resident memory growth over the run, in megabytes.
+    package var residentGrowthMegabytes: Double? {
+        guard let before = residentBefore, let after = residentAfter else { return nil }
+        return Double(after - before) / 1e6
+    }
+}
+
+/// Why the soak transport could not answer.
+enum SoakError: Error {
+    case cannotBuildResponse(status: Int)
+}

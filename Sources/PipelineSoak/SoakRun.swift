@@ -1,0 +1,197 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineAuth
+import HTTPPipelineGzip
+import HTTPPipelineHeaders
+import HTTPPipelineLogging
+import HTTPPipelineRetry
+import HTTPPipelineStandard
+import HTTPPipelineTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A soak run: many requests through the standard pipeline over a ``FaultInjectingTransport``,
+/// with every invariant checked at the end.
+///
+/// The invariants: every request ends in exactly one outcome (none lost, none answered twice);
+/// every 200 carries the request's own body, decoded once; only the requests the caller
+/// cancelled end cancelled, and each of those does; no error is of an unexpected type; the client
+/// refreshed once per revoked token; no log record holds a token.
+package enum SoakRun {
+    /// Warms up, reads resident memory, runs `configuration.requests` requests, reads it again.
+    package static func run(_ configuration: SoakConfiguration) async -> SoakReport {
+        if configuration.warmUpRequests > 0 {
+            _ = await exercise(configuration, requests: configuration.warmUpRequests)
+        }
+        let before = ResidentMemory.current()
+        var report = await exercise(configuration, requests: configuration.requests)
+        report.residentBefore = before
+        report.residentAfter = ResidentMemory.current()
+        return report
+    }
+
+    /// Sends `requests` requests through a fresh pipeline and server, `configuration.concurrency`
+    /// at a time, and checks the invariants.
+    static func exercise(_ configuration: SoakConfiguration, requests: Int) async -> SoakReport {
+        var report = SoakReport()
+        report.requests = requests
+        let server = SoakServer()
+        let sink = SecretScanningSink()
+        let pipeline: any HTTPTransport
+        do {
+            let built = try StandardPipeline.build(
+                over: FaultInjectingTransport(server: server, configuration: configuration),
+                options: try options(server: server, sink: sink)
+            )
+            if !built.orderingDiagnostics.isEmpty {
+                report.violations.append("the standard pipeline has ordering diagnostics")
+            }
+            pipeline = built
+        } catch {
+            report.violations.append("the pipeline could not be built: \(error)")
+            return report
+        }
+        let tally = Tally(requests: requests)
+        let clock = ContinuousClock()
+        let start = clock.now
+        await withTaskGroup(of: Void.self) { group in
+            var next = 0
+            while next < min(configuration.concurrency, requests) {
+                let id = next
+                group.addTask { await send(id, through: pipeline, configuration: configuration, tally: tally) }
+                next += 1
+            }
+            while await group.next() != nil, next < requests {
+                let id = next
+                group.addTask { await send(id, through: pipeline, configuration: configuration, tally: tally) }
+                next += 1
+            }
+        }
+        report.seconds = start.duration(to: clock.now).seconds
+        tally.finish(into: &report)
+        report.revocations = server.revocations
+        report.refreshes = server.refreshes
+        let expectedRefreshes = server.revocations - (server.isRevoked ? 1 : 0)
+        if report.refreshes != expectedRefreshes {
+            report.violations.append(
+                "\(report.refreshes) refreshes for \(server.revocations) revocations (expected \(expectedRefreshes))"
+            )
+        }
+        (report.logRecords, report.logRecordsWithSecrets) = sink.counts
+        if report.logRecordsWithSecrets > 0 {
+            report.violations.append("\(report.logRecordsWithSecrets) log records hold a token")
+        }
+        return report
+    }
+
+    private static func options(server: SoakServer, sink: SecretScanningSink) throws -> StandardOptions {
+        StandardOptions(
+            headers: [.fixed("User-Agent", "pipeline-soak/1")],
+            retry: try RetryPolicy(
+                maximumAttempts: 3,
+                backoff: try Backoff(base: .milliseconds(1), cap: .milliseconds(4))
+            ),
+            credentials: SoakCredentials(server: server),
+            auth: AuthOptions(refreshLimit: Int.max, refreshLimitWindow: .seconds(1)),
+            logging: .init(level: .headers, sink: sink),
+            gzip: .default
+        )
+    }
+
+    /// Sends request `id` (cancelling it if the schedule says so) and records how it ended.
+    private static func send(
+        _ id: Int,
+        through pipeline: any HTTPTransport,
+        configuration: SoakConfiguration,
+        tally: Tally
+    ) async {
+        var random = SeededRandomNumberGenerator(seed: configuration.seed &+ UInt64(id) &* 0xD1B5_4A32_D192_ED03)
+        let cancels = Double.random(in: 0..<1, using: &random) < configuration.cancellationRate
+        let request = URLRequest(url: SoakRequest.url(id: id, hang: cancels))
+        let result: Result<(Data, HTTPURLResponse), any Error>
+        if cancels {
+            let task = Task { try await pipeline.send(request) }
+            try? await Task.sleep(for: .milliseconds(1))
+            task.cancel()
+            result = await task.result
+        } else {
+            do { result = .success(try await pipeline.send(request)) } catch { result = .failure(error) }
+        }
+        tally.record(id, classify(result, id: id, cancelled: cancels))
+    }
+
+    private static func classify(
+        _ result: Result<(Data, HTTPURLResponse), any Error>,
+        id: Int,
+        cancelled: Bool
+    ) -> (SoakOutcome?, String?) {
+        switch result {
+        case .success(let (body, response)):
+            if cancelled { return (.status(response.statusCode), "request \(id) was cancelled but answered") }
+            guard response.statusCode == 200 else { return (.status(response.statusCode), nil) }
+            guard body == SoakRequest.plainBody(id: id) else {
+                return (.ok, "request \(id) got a body that is not its own, decoded once")
+            }
+            return (.ok, nil)
+        case .failure(let error as CancellationError):
+            _ = error
+            return (.cancelled, cancelled ? nil : "request \(id) ended cancelled without being cancelled")
+        case .failure(let error):
+            if cancelled { return (nil, "request \(id) was cancelled but failed with \(error)") }
+            if error is URLError { return (.transportError, nil) }
+            if error is GzipError { return (.gzipError, nil) }
+            return (nil, "request \(id) failed with an unexpected error: \(error)")
+        }
+    }
+}
+
+/// Counts answers per request and outcomes, under a lock.
+private final class Tally: Sendable {
+    private struct State {
+        var answers: [UInt8]
+        var outcomes: [SoakOutcome: Int] = [:]
+        var violations: [String] = []
+    }
+
+    private let state: Locked<State>
+
+    init(requests: Int) {
+        state = Locked(State(answers: Array(repeating: 0, count: requests)))
+    }
+
+    func record(_ id: Int, _ classified: (SoakOutcome?, String?)) {
+        state.withLock { state in
+            state.answers[id] &+= 1
+            if let outcome = classified.0 { state.outcomes[outcome, default: 0] += 1 }
+            if let violation = classified.1, state.violations.count < 20 { state.violations.append(violation) }
+        }
+    }
+
+    func finish(into report: inout SoakReport) {
+        state.withLock { state in
+            report.outcomes = state.outcomes
+            report.violations += state.violations
+            let lost = state.answers.filter { $0 == 0 }.count
+            let twice = state.answers.filter { $0 > 1 }.count
+            if lost > 0 { report.violations.append("\(lost) requests never ended") }
+            if twice > 0 { report.violations.append("\(twice) requests ended more than once") }
+        }
+    }
+}
+
+/// Counts log records and those whose text holds a soak token.
+private final class SecretScanningSink: HTTPLogSink {
+    private let state = Locked((records: 0, withSecrets: 0))
+
+    var counts: (Int, Int) { state.withLock { ($0.records, $0.withSecrets) } }
+
+    func write(_ record: HTTPLogRecord) {
+        let leaked = record.formatted.contains(SoakServer.secretPrefix)
+        state.withLock { state in
+            state.records += 1
+            if leaked { state.withSecrets += 1 }
+        }
+    }
+}
