@@ -89,7 +89,7 @@ let package = Package(
             name: "PipelineBench",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
-                "HTTPPipelineStandard", "HTTPPipelineTesting", "PipelineSoak",
+                "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
             ],
             swiftSettings: swiftSettings
         ),

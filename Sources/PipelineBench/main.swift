@@ -12,8 +12,12 @@ import FoundationNetworking
 //   swift run -c release pipeline-bench --json          one JSON object, a key per measurement
 //   pipeline-bench --only builder --layers 10 --iterations 100000
 //                                                       one chain, for valgrind/callgrind
-//   pipeline-bench --suite chains|logging|plugins|gzip|soak  one part only
+//   pipeline-bench --suite chains|logging|plugins|gzip|soak|e2e  one part only
 //   pipeline-bench --suite soak --soak-requests 100000  the soak, with its request count
+//   pipeline-bench --suite e2e [--nginx URL] [--e2e-requests 500]
+//                                                       requests per second over loopback sockets,
+//                                                       standard pipeline vs bare URLSessionTransport;
+//                                                       NGINX_URL in the environment works too
 //
 // `main` is synchronous and waits for the async work: valgrind 3.19 crashes on an async main.
 
@@ -25,6 +29,8 @@ struct Options {
     var rounds = 5
     var suite = "all"
     var soakRequests = 100_000
+    var endToEndRequests = 500
+    var nginx = ProcessInfo.processInfo.environment["NGINX_URL"].flatMap { URL(string: $0) }
 
     init(_ arguments: [String]) {
         var rest = arguments.makeIterator()
@@ -37,6 +43,8 @@ struct Options {
             case "--rounds": rounds = rest.next().flatMap { Int($0) } ?? rounds
             case "--suite": suite = rest.next() ?? suite
             case "--soak-requests": soakRequests = rest.next().flatMap { Int($0) } ?? soakRequests
+            case "--e2e-requests": endToEndRequests = rest.next().flatMap { Int($0) } ?? endToEndRequests
+            case "--nginx": nginx = rest.next().flatMap { URL(string: $0) }
             default:
                 FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
                 exit(2)
@@ -103,6 +111,14 @@ func run(_ options: Options) async {
     var failed = false
     if options.suite == "all" || options.suite == "soak" {
         report.extra += await SoakBench.measurements(requests: options.soakRequests, failed: &failed)
+    }
+    if options.suite == "all" || options.suite == "e2e" {
+        report.extra += await EndToEndBench.measurements(
+            nginx: options.nginx,
+            requests: options.endToEndRequests,
+            rounds: options.rounds * 3,
+            failed: &failed
+        )
     }
     report.print(json: options.json)
     if failed { exit(1) }

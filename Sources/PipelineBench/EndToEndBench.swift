@@ -1,0 +1,157 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineHeaders
+import HTTPPipelineLogging
+import HTTPPipelineStandard
+import HTTPPipelineTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Requests per second over real sockets: the standard pipeline (headers, retry, auth, logging,
+/// gzip) against the bare `URLSessionTransport` it wraps, sequentially and with 8 tasks at once,
+/// against the project's loopback server and, when given, an nginx on loopback. Both clients
+/// share one `URLSession`, and their rounds alternate, so the ratio is measured side by side.
+enum EndToEndBench {
+    /// The body both servers send: 2 KB of JSON.
+    static let body = Data(
+        ("{\"books\":["
+            + (0..<20).map { "{\"id\":\($0),\"title\":\"Book number \($0) of the soak\"}" }
+            .joined(separator: ",") + "]}").utf8)
+
+    static let concurrentTasks = 8
+
+    struct Target {
+        let name: String
+        let url: URL
+    }
+
+    /// The figures for each target; `failed` is set when a request did not get the body back.
+    static func measurements(
+        nginx: URL?,
+        requests: Int,
+        rounds: Int,
+        failed: inout Bool
+    ) async -> [(String, Double)] {
+        let server = LoopbackServer()
+        do {
+            try server.start()
+        } catch {
+            FileHandle.standardError.write(Data("e2e: the loopback server did not start: \(error)\n".utf8))
+            failed = true
+            return []
+        }
+        defer { server.stop() }
+        server.route("GET", "/e2e.json", .init(headers: [("Content-Type", "application/json")], body: body))
+        var targets = [Target(name: "loopback", url: server.baseURL.appendingPathComponent("e2e.json"))]
+        if let nginx { targets.append(Target(name: "nginx", url: nginx.appendingPathComponent("e2e.json"))) }
+        var entries: [(String, Double)] = []
+        for target in targets {
+            do {
+                entries += try await measure(target, requests: requests, rounds: rounds)
+            } catch {
+                FileHandle.standardError.write(Data("e2e \(target.name): \(error)\n".utf8))
+                failed = true
+            }
+        }
+        return entries
+    }
+
+    private static func measure(_ target: Target, requests: Int, rounds: Int) async throws -> [(String, Double)] {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = concurrentTasks
+        let bare = URLSessionTransport(session: URLSession(configuration: configuration))
+        let pipeline = try StandardPipeline.build(
+            over: bare,
+            options: StandardOptions(
+                headers: [.fixed("User-Agent", "pipeline-bench/1")],
+                credentials: StaticSource(),
+                logging: .init(level: .basic, sink: ClosureLogSink { _ in })
+            )
+        )
+        let clients: [(String, any HTTPTransport)] = [("bare", bare), ("pipeline", pipeline)]
+        let request = URLRequest(url: target.url)
+        for (_, client) in clients { _ = try await run(client, request, requests: 200, tasks: concurrentTasks) }
+        var entries: [(String, Double)] = []
+        for (mode, tasks) in [("sequential", 1), ("concurrent\(concurrentTasks)", concurrentTasks)] {
+            var perSecond: [String: [Double]] = [:]
+            for round in 0..<rounds {
+                let order = round.isMultiple(of: 2) ? clients : clients.reversed()
+                for (name, client) in order {
+                    perSecond[name, default: []].append(
+                        try await run(client, request, requests: requests, tasks: tasks))
+                }
+            }
+            let bareRate = median(perSecond["bare"] ?? [])
+            let pipelineRate = median(perSecond["pipeline"] ?? [])
+            let key = "e2e_\(target.name)_\(mode)"
+            entries += [
+                ("\(key)_bare_rps", bareRate), ("\(key)_pipeline_rps", pipelineRate),
+                ("\(key)_ratio", bareRate > 0 ? pipelineRate / bareRate : 0),
+            ]
+            if let wrk = Wrk.requestsPerSecond(target.url, connections: tasks) {
+                entries.append(("\(key)_wrk_rps", wrk))
+            }
+        }
+        return entries
+    }
+
+    /// Sends `requests` requests split over `tasks` tasks; returns requests per second.
+    private static func run(
+        _ client: any HTTPTransport,
+        _ request: URLRequest,
+        requests: Int,
+        tasks: Int
+    ) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<tasks {
+                let share = requests / tasks + (task < requests % tasks ? 1 : 0)
+                group.addTask {
+                    for _ in 0..<share {
+                        let (data, response) = try await client.send(request)
+                        guard response.statusCode == 200, data == body else {
+                            throw EndToEndError(status: response.statusCode, bytes: data.count)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return Double(requests) / max(start.duration(to: clock.now).seconds, 1e-9)
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}
+
+/// What the server itself can do without `URLSession`: `wrk` (from Debian) on the same URL with
+/// as many connections as the benchmark has tasks, when it is installed.
+enum Wrk {
+    static func requestsPerSecond(_ url: URL, connections: Int, seconds: Int = 3) -> Double? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["wrk", "-t1", "-c\(connections)", "-d\(seconds)s", url.absoluteString]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let line = text.split(separator: "\n").first { $0.hasPrefix("Requests/sec:") }
+        return line?.split(separator: " ").last.flatMap { Double($0) }
+    }
+}
+
+/// A response that was not the 200 with the expected body.
+struct EndToEndError: Error, CustomStringConvertible {
+    let status: Int
+    let bytes: Int
+
+    var description: String { "got status \(status) with \(bytes) bytes instead of 200 with the 2 KB body" }
+}
