@@ -4,17 +4,17 @@ extension HTTPLogRecord {
     ///
     /// Sinks call it; the middleware never formats, so a record nobody prints costs no formatting.
     public var formatted: String {
-        var lines = [summary]
-        for field in requestHeaders { lines.append("  > \(field.name): \(field.value)") }
-        for field in responseHeaders { lines.append("  < \(field.name): \(field.value)") }
-        if let errorDescription { lines.append("  ! \(errorDescription)") }
-        if let requestBody, !requestBody.isEmpty { lines.append("  > body: \(requestBody)") }
-        if let responseBody, !responseBody.isEmpty { lines.append("  < body: \(responseBody)") }
-        return lines.joined(separator: "\n")
+        ([summary] + detailLines).joined(separator: "\n")
     }
 
     /// The one-line summary: `GET https://host/path -> 200 (sent 0 B, received 12 B) in 3.1 ms`.
     public var summary: String {
+        "\(method) \(url) -> \(outcomeSummary)"
+    }
+
+    /// The summary after the URL: outcome, byte counts, duration and attempt. It holds nothing
+    /// from the request or response but their sizes, so ``OSLogSink`` logs it as public.
+    var outcomeSummary: String {
         let result =
             switch outcome {
             case .response(let status): "\(status)"
@@ -23,7 +23,18 @@ extension HTTPLogRecord {
         let sent = requestBytes.map(Self.bytes) ?? "a stream"
         let received = responseBytes.map { ", received \(Self.bytes($0))" } ?? ""
         let attemptNote = attempt.map { ", attempt \($0)" } ?? ""
-        return "\(method) \(url) -> \(result) (sent \(sent)\(received)) in \(Self.milliseconds(duration))\(attemptNote)"
+        return "\(result) (sent \(sent)\(received)) in \(Self.milliseconds(duration))\(attemptNote)"
+    }
+
+    /// The lines of ``formatted`` after the summary: headers, the error, bodies.
+    var detailLines: [String] {
+        var lines: [String] = []
+        for field in requestHeaders { lines.append("  > \(field.name): \(field.value)") }
+        for field in responseHeaders { lines.append("  < \(field.name): \(field.value)") }
+        if let errorDescription { lines.append("  ! \(errorDescription)") }
+        if let requestBody, !requestBody.isEmpty { lines.append("  > body: \(requestBody)") }
+        if let responseBody, !responseBody.isEmpty { lines.append("  < body: \(responseBody)") }
+        return lines
     }
 
     static func bytes(_ count: Int) -> String {
