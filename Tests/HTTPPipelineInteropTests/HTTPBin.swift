@@ -121,13 +121,6 @@ extension RetryPolicy {
     }
 }
 
-extension HTTPURLResponse {
-    /// A header's value, the name compared case-insensitively.
-    func header(_ name: String) -> String? {
-        value(forHTTPHeaderField: name)
-    }
-}
-
 /// A JSON object from a response body.
 func jsonObject(_ data: Data) throws -> [String: Any] {
     guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
