@@ -146,6 +146,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPPipelineInteropTests",
+            dependencies: [
+                "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
+                "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PipelineDemoTests",
             dependencies: [
                 "PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging",

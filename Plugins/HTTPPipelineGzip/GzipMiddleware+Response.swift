@@ -55,7 +55,12 @@ extension GzipMiddleware {
     ) {
         guard !data.isEmpty else { return (data, response) }
         let field = response.value(forHTTPHeaderField: "Content-Encoding") ?? ""
-        guard let codings = Self.codings(in: field) else { return (data, response) }
+        guard let codings = Self.codings(in: field) else {
+            // A coding this layer does not decode (`br`, `zstd`) stays as it is, unless the
+            // transport already decoded it (URLSession does, for `br`): then the header would lie.
+            guard WireEvidence(response, bodySize: data.count) == .transformed else { return (data, response) }
+            return (data, Self.plainHead(response, size: data.count, for: request))
+        }
         if codings.isEmpty {
             guard options.decodesGzipDownloads, Self.isGzipDownload(response) else { return (data, response) }
             return try decodeDownload(data, response, for: request)

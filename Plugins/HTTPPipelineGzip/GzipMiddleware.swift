@@ -32,18 +32,21 @@ public import FoundationNetworking
 ///   raw deflate otherwise, as browsers do.
 /// - Stacked codings (`gzip, gzip`) up to ``GzipOptions/maximumStackedCodings``; more is
 ///   ``GzipError/tooManyCodings(count:maximum:)``. A list with any coding it does not know
-///   (`br`, `zstd`, …) passes through untouched, header and all. `identity` is ignored.
+///   (`br`, `zstd`, …) passes through untouched, header and all, unless its `Content-Length`
+///   shows it was already decoded below (rule 1 of the next section). `identity` is ignored.
 /// - Limits: decoding stops the moment the output would pass ``GzipOptions/maximumDecodedSize``
 ///   or ``GzipOptions/maximumExpansionRatio`` times the received size, and throws
 ///   ``GzipError/limitExceeded(_:)``. No buffer ever grows past the limit.
 ///
 /// ## Already-decoded bodies
 /// `URLSession` (``HTTPPipeline/URLSessionTransport``) inflates gzip and deflate bodies itself
-/// and keeps both `Content-Encoding` and the compressed `Content-Length`. Such a body must be
-/// passed through, never decoded twice. A body is taken as already decoded, and handed on with
-/// `Content-Encoding` removed and `Content-Length` corrected, when:
+/// (and brotli: curl on Linux, CFNetwork on Darwin) and keeps both `Content-Encoding` and the
+/// compressed `Content-Length`. Such a body must be passed through, never decoded twice. A body
+/// is taken as already decoded, and handed on with `Content-Encoding` removed and
+/// `Content-Length` corrected, when:
 /// 1. its `Content-Length` is present and differs from its size (the bytes were transformed
-///    below this layer) — this holds even when the decoded body is itself gzip; or
+///    below this layer) — this holds even when the decoded body is itself gzip, and for codings
+///    this layer does not decode itself (`br`); or
 /// 2. it does not start like the coding claimed: no gzip magic bytes `1f 8b` for gzip; for
 ///    deflate (whose raw form has no magic bytes), it decodes neither as zlib nor as raw deflate
 ///    and there is no `Content-Length` equal to its size vouching that it is the wire bytes.

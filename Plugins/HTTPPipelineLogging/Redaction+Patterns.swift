@@ -10,12 +10,15 @@ enum RedactionNames {
 
     /// Query item and body field names that are secret whatever the options.
     ///
-    /// The brief's list, plus `authorization` and `cookie`, which carry credentials wherever they
-    /// appear.
+    /// The brief's list, plus the secret header names (`authorization`, `proxy-authorization`,
+    /// `cookie`, `set-cookie`) and `cookies`, which carry credentials wherever they appear: echo
+    /// services and debug endpoints return them as JSON keys (httpbin's `/cookies` answers
+    /// `{"cookies": {"sid": "…"}}`, its `/response-headers` `{"Set-Cookie": "…"}`).
     static let exactFields: Set<String> = [
         "access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "key",
         "client_secret", "password", "code", "signature", "sig", "x-amz-signature",
-        "x-amz-credential", "x-amz-security-token", "auth", "session", "authorization", "cookie",
+        "x-amz-credential", "x-amz-security-token", "auth", "session", "authorization",
+        "proxy-authorization", "cookie", "cookies", "set-cookie",
     ]
 
     /// A query item or body field name containing any of these is secret.

@@ -23,9 +23,9 @@
 /// - **Query items** (names percent-decoded up to four times): `access_token`, `refresh_token`,
 ///   `id_token`, `token`, `api_key`, `apikey`, `key`, `client_secret`, `password`, `code`,
 ///   `signature`, `sig`, `x-amz-signature`, `x-amz-credential`, `x-amz-security-token`, `auth`,
-///   `session`, and any name containing `token`, `secret`, `password`, `signature`,
-///   `credential`, `session`, `apikey` or `api_key`; plus ``redactingQueryItems(_:)``, minus
-///   ``allowingQueryItems(_:)``. A name that still decodes further after four rounds is secret.
+///   `session`, `authorization`, `proxy-authorization`, `cookie`, `cookies`, `set-cookie`, and
+///   any name containing `token`, `secret`, `password`, `signature`, `credential`, `session`,
+///   `apikey` or `api_key`; plus ``redactingQueryItems(_:)``, minus ``allowingQueryItems(_:)``. A name that still decodes further after four rounds is secret.
 /// - **Body fields** (JSON keys at any depth, form fields): the query-name rules plus
 ///   ``redactingBodyFields(_:)`` and ``redactingQueryItems(_:)``. The query allow-list does not
 ///   apply to bodies.

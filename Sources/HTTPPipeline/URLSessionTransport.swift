@@ -15,7 +15,7 @@ public import FoundationNetworking
 ///   lost, cannot connect, …), unchanged, so retry policies can inspect their codes.
 /// - HTTP error statuses are returned, not thrown.
 ///
-/// `URLSession` already inflates `gzip` and `deflate` bodies and keeps the `Content-Encoding`
+/// `URLSession` already inflates `gzip`, `deflate` and `br` bodies and keeps the `Content-Encoding`
 /// header; decoding plugins above this transport must expect already-decoded bodies.
 ///
 /// Beyond about four concurrent requests to one host, a session with default settings opens new

@@ -128,6 +128,24 @@ import FoundationNetworking
         #expect(response.value(forHTTPHeaderField: "Content-Length") == String(body.count))
     }
 
+    @Test(arguments: ["br", "zstd", "gzip, br"])
+    func anUnsupportedCodingAlreadyDecodedBelowLosesItsHeader(_ coding: String) async throws {
+        // What URLSession hands up for httpbin's /brotli: the decoded body under the wire head.
+        let sample = try Support.sample()
+        let headers = ["Content-Encoding": coding, "Content-Length": String(sample.count / 3)]
+        let (data, response) = try await Support.send(sample, headers: headers)
+        #expect(data == sample)
+        #expect(response.value(forHTTPHeaderField: "Content-Encoding") == nil)
+        #expect(response.value(forHTTPHeaderField: "Content-Length") == String(sample.count))
+    }
+
+    @Test func anUnsupportedCodingWithoutAContentLengthPassesThroughWithItsHeader() async throws {
+        let body = try Support.fixture("python-gzip.json.gz")
+        let (data, response) = try await Support.send(body, headers: ["Content-Encoding": "br"])
+        #expect(data == body)
+        #expect(response.value(forHTTPHeaderField: "Content-Encoding") == "br")
+    }
+
     @Test(arguments: ["GZIP", " x-gzip ", "gzip, identity", "identity, gzip"])
     func codingNamesAreCaseInsensitiveAndIdentityIsIgnored(_ coding: String) async throws {
         let body = try Support.fixture("python-gzip.json.gz")

@@ -33,6 +33,22 @@ struct RedactionBodyTests {
                 == #"{"credentials":"<redacted>","n":null,"ok":true,"tokens":"<redacted>"}"#)
     }
 
+    @Test("Cookies and credential headers echoed as JSON keys are redacted, as httpbin's echoes return them")
+    func echoedCookiesAndCredentialHeaders() {
+        // httpbin's /cookies, /response-headers and /headers, each carrying a value no other rule catches.
+        #expect(
+            body(#"{"cookies":{"sid":"c00kie","theme":"dark"}}"#, "application/json") == #"{"cookies":"<redacted>"}"#)
+        #expect(
+            body(#"{"Content-Type":"text/plain","Set-Cookie":"sid=c00kie; Path=/"}"#, "application/json")
+                == #"{"Content-Type":"text/plain","Set-Cookie":"<redacted>"}"#)
+        #expect(
+            body(#"{"headers":{"Proxy-Authorization":"Token pr0xy","Cookie":"sid=c00kie"}}"#, "application/json")
+                == #"{"headers":{"Cookie":"<redacted>","Proxy-Authorization":"<redacted>"}}"#)
+        #expect(
+            body("cookies=c00kie&set-cookie=c00kie&x=1", "application/x-www-form-urlencoded")
+                == "cookies=<redacted>&set-cookie=<redacted>&x=1")
+    }
+
     @Test("JSON keys added by the user are redacted, case-insensitively")
     func userAddedBodyFields() {
         let custom = redaction.redactingBodyFields(["SSN"])

@@ -1,0 +1,233 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineAuth
+import HTTPPipelineHeaders
+import HTTPPipelineLogging
+import HTTPPipelineRetry
+import HTTPPipelineStandard
+import HTTPPipelineTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One scenario against httpbin through the standard pipeline over `URLSessionTransport`, its
+/// records written to the given sink. Each is a test of its own, and the whole-run test runs them
+/// all into one sink to check that none of the secrets reached it.
+enum Scenario: String, CaseIterable, Sendable {
+    case defaultHeaders, bearerRefresh, retry503, retry429, gzipDeflate, brotli, passwordBody
+    case setCookie, redirectChain, binaryBody, cancellation
+
+    func run(on server: HTTPBin, into sink: InMemoryLogSink) async throws {
+        switch self {
+        case .defaultHeaders: try await Self.defaultHeaders(server, sink)
+        case .bearerRefresh: try await Self.bearerRefresh(server, sink)
+        case .retry503: try await Self.retried(status: 503, server, sink)
+        case .retry429: try await Self.retried(status: 429, server, sink)
+        case .gzipDeflate: try await Self.gzipDeflate(server, sink)
+        case .brotli: try await Self.brotli(server, sink)
+        case .passwordBody: try await Self.passwordBody(server, sink)
+        case .setCookie: try await Self.setCookie(server, sink)
+        case .redirectChain: try await Self.redirectChain(server, sink)
+        case .binaryBody: try await Self.binaryBody(server, sink)
+        case .cancellation: try await Self.cancellation(server, sink)
+        }
+    }
+
+    /// The standard pipeline over `transport`, with quick retries, logging at body level to `sink`.
+    static func pipeline<Transport: HTTPTransport>(
+        over transport: Transport,
+        sink: InMemoryLogSink,
+        headers: [DefaultHeaders.Header] = [],
+        credentials: (any CredentialSource)? = nil
+    ) throws -> Pipeline<some HTTPMiddleware, Transport> {
+        try StandardPipeline.build(
+            over: transport,
+            options: StandardOptions(
+                headers: headers,
+                retry: try .interop(),
+                credentials: credentials,
+                logging: .init(level: .body, sink: sink)
+            ))
+    }
+
+    static func defaultHeaders(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
+        let pipeline = try pipeline(
+            over: URLSessionTransport.interop(),
+            sink: sink,
+            headers: [
+                .fixed("User-Agent", "swift-http-pipeline-interop/1.0"),
+                .fixed("X-Interop-Suite", "httpbin"),
+                // (httpbin hides X-Request-ID from its echo, as a proxy's header.)
+                .computed("X-Correlation-ID") { _ in "corr-42" },
+            ])
+        let (data, response) = try await pipeline.send(try server.request("/headers"))
+        #expect(response.statusCode == 200)
+        let echoed = try echoedHeaders(data)
+        #expect(echoed["user-agent"] == "swift-http-pipeline-interop/1.0")
+        #expect(echoed["x-interop-suite"] == "httpbin")
+        #expect(echoed["x-correlation-id"] == "corr-42")
+        #expect(echoed["accept-encoding"] == "gzip, deflate", "the gzip plugin's Accept-Encoding is sent as it is")
+    }
+
+    static func bearerRefresh(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
+        let tokens = RejectedThenFreshTokens()
+        let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink, credentials: tokens)
+        let request = try server.request("/bearer")
+        // Four callers meet the rejected token at once; one refresh serves them all.
+        let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let (data, response) = try await pipeline.send(request)
+                    return (response.statusCode, try jsonObject(data)["token"] as? String)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.count == 4)
+        #expect(statuses.allSatisfy { $0.0 == 200 && $0.1 == Secrets.freshToken }, "httpbin saw the fresh token")
+        #expect(tokens.refreshCount == 1)
+        let (_, again) = try await pipeline.send(request)
+        #expect(again.statusCode == 200)
+        #expect(tokens.refreshCount == 1, "the fresh token is kept: no second refresh")
+        let rejected = sink.records.filter { $0.outcome == .response(status: 401) && $0.url.hasSuffix("/bearer") }
+        #expect((1...4).contains(rejected.count), "each caller meets the stale token at most once")
+        #expect(
+            sink.records.filter { $0.url.hasSuffix("/bearer") }.allSatisfy {
+                $0.requestHeaders.contains(.init(name: "Authorization", value: Redaction.mark))
+            })
+    }
+
+    static func retried(status: Int, _ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
+        let wire = OrderLog()
+        let transport = Pipeline(transport: URLSessionTransport.interop()) { OrderProbe("wire", log: wire) }
+        let pipeline = try pipeline(over: transport, sink: sink)
+        let (_, response) = try await pipeline.send(try server.request("/status/\(status)"))
+        #expect(response.statusCode == status, "after the last attempt the status is returned, not thrown")
+        #expect(wire.count("wire") == 3, "three attempts reached the server")
+        let records = sink.records.filter { $0.url.hasSuffix("/status/\(status)") }
+        #expect(records.map(\.attempt) == [1, 2, 3])
+        #expect(records.map(\.outcome) == Array(repeating: .response(status: status), count: 3))
+    }
+
+    static func gzipDeflate(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
+        let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        for (path, flag) in [("/gzip", "gzipped"), ("/deflate", "deflated")] {
+            let (data, response) = try await pipeline.send(try server.request(path))
+            #expect(response.statusCode == 200)
+            #expect(try jsonObject(data)[flag] as? Bool == true, "\(path) is decoded, and only once")
+            #expect(
+                response.value(forHTTPHeaderField: "Content-Encoding") == nil,
+                "\(path): the head no longer claims a coding")
+            #expect(response.value(forHTTPHeaderField: "Content-Length") == String(data.count))
+        }
+    }
+
+    static func brotli(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
+        let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        var request = try server.request("/brotli")
+        request.setValue("br", forHTTPHeaderField: "Accept-Encoding")
+        let (data, response) = try await pipeline.send(request)
+        // The gzip plugin never decodes brotli; URLSession (curl on Linux, CFNetwork on Darwin)
+        // already has, and the plugin hands the body on as it is.
+        var bare = try server.request("/brotli")
+        bare.setValue("br", forHTTPHeaderField: "Accept-Encoding")
+        let (bareData, _) = try await URLSessionTransport.interop().send(bare)
+        #expect(response.statusCode == 200)
+        #expect(data == bareData, "the pipeline hands on the body URLSession returned, untouched")
+        if let object = try? jsonObject(data) {
+            #expect(object["brotli"] as? Bool == true)
+            #expect(
+                response.value(forHTTPHeaderField: "Content-Encoding") == nil
+                    && response.value(forHTTPHeaderField: "Content-Length") == String(data.count),
+                "a body already decoded below must not be labelled brotli")
+        } else {
+            // A transport that leaves brotli encoded: the head still says so.
+            #expect(response.value(forHTTPHeaderField: "Content-Encoding") == "br")
+        }
+    }
+
+    static func passwordBody(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
+        let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        var request = try server.request("/anything/sign-in")
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"user":"ada","password":"\#(Secrets.password)"}"#.utf8)
+        let (data, response) = try await pipeline.send(request)
+        #expect(response.statusCode == 200)
+        let echoedJSON = try jsonObject(data)["json"] as? [String: Any]
+        #expect(echoedJSON?["password"] as? String == Secrets.password, "the server received the password")
+        let record = sink.records.first { $0.method == "POST" && $0.url.hasSuffix("/anything/sign-in") }
+        #expect(record?.requestBody?.contains(#""password":"\#(Redaction.mark)""#) == true)
+        #expect(record?.requestBody?.contains(#""user":"ada""#) == true, "the rest of the body is logged")
+        #expect(record?.responseBody?.contains(Secrets.password) == false, "nor does httpbin's echo show it")
+    }
+
+    static func setCookie(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
+        // Redirects refused, so the pipeline sees the 302 and its Set-Cookie. (httpbin takes the
+        // cookie in the query; `session` is a secret query name, so the URL is redacted too.)
+        let refusing = try pipeline(over: URLSessionTransport.interop(followingRedirects: false), sink: sink)
+        let (_, found) = try await refusing.send(try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
+        #expect(found.statusCode == 302)
+        #expect(
+            found.value(forHTTPHeaderField: "Set-Cookie")?.contains(Secrets.cookieValue) == true,
+            "the server set the cookie")
+        let record = sink.records.last { $0.outcome == .response(status: 302) && $0.url.contains("/cookies/set") }
+        #expect(record?.responseHeaders.contains(.init(name: "Set-Cookie", value: Redaction.mark)) == true)
+        // Redirects followed: URLSession keeps the cookie and sends it on to /cookies, which echoes it.
+        let following = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        let (data, response) = try await following.send(
+            try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
+        #expect(response.statusCode == 200 && response.url?.path == "/cookies")
+        #expect((try jsonObject(data)["cookies"] as? [String: String])?["session"] == Secrets.cookieValue)
+        // A cookie the caller restored itself, under a name no rule knows: the echo still hides it.
+        var restored = try server.request("/cookies")
+        restored.setValue("sid=\(Secrets.cookieValue)", forHTTPHeaderField: "Cookie")
+        let restoring = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        let (echo, _) = try await restoring.send(restored)
+        #expect((try jsonObject(echo)["cookies"] as? [String: String])?["sid"] == Secrets.cookieValue)
+        let echoRecord = sink.records.last { $0.url.hasSuffix("/cookies") && $0.requestBytes == 0 }
+        #expect(echoRecord?.responseBody == #"{"cookies":"\#(Redaction.mark)"}"#)
+    }
+
+    static func redirectChain(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
+        let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        let (data, response) = try await pipeline.send(try server.request("/redirect/3"))
+        #expect(response.statusCode == 200)
+        #expect(response.url?.path == "/get")
+        #expect(try jsonObject(data)["url"] as? String == (try server.url("/get").absoluteString))
+        let records = sink.records.filter { $0.url.hasSuffix("/redirect/3") }
+        #expect(records.map(\.outcome) == [.response(status: 200)], "URLSession follows; one exchange is logged")
+    }
+
+    static func binaryBody(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
+        let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        let (data, response) = try await pipeline.send(try server.request("/bytes/1024"))
+        #expect(response.statusCode == 200 && data.count == 1024)
+        let record = sink.records.first { $0.url.hasSuffix("/bytes/1024") }
+        #expect(record?.responseBytes == 1024)
+        #expect(record?.responseBody == "<binary body: 1024 bytes, application/octet-stream>")
+    }
+
+    static func cancellation(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
+        let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        let request = try server.request("/delay/10")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let call = Task { try await pipeline.send(request) }
+        try await Task.sleep(for: .milliseconds(200))
+        // Timed from the cancel: on a loaded machine (the whole suite at once on two cores) the
+        // sleep above may end late, which says nothing about cancellation.
+        let cancelled = clock.now
+        call.cancel()
+        let result = await call.result
+        let elapsed = cancelled.duration(to: clock.now)
+        let timing = "cancelled \(start.duration(to: cancelled)) after the start, returned \(elapsed) later"
+        #expect(throws: CancellationError.self, "\(timing)") { try result.get() }
+        #expect(elapsed < .seconds(3), "\(timing), not at the end of the 10 s delay")
+        let record = sink.records.first { $0.url.hasSuffix("/delay/10") }
+        #expect(record?.outcome == .failure(kind: "cancelled"))
+        #expect(record?.attempt == 1, "a cancelled attempt is not retried")
+    }
+}
