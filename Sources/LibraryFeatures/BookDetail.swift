@@ -61,7 +61,7 @@ package enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Maps any error thrown by an ``HTTPPipelineAPI/APIClient`` call to the screen's vocabulary,
+    /// Maps any error thrown by an `APIClient` call to the screen's vocabulary,
     /// passing cancellation through.
     ///
     /// - Parameter error: What the call threw.
