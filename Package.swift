@@ -21,7 +21,6 @@ let package = Package(
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
-        .library(name: "LibraryFeatures", targets: ["LibraryFeatures"]),
         .executable(name: "pipeline-demo", targets: ["PipelineDemo"]),
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
     ],

@@ -5,12 +5,15 @@
 #
 #   Scripts/check-api.sh            check (CI)
 #   Scripts/check-api.sh --update   rewrite api/ after an intended change
+#
+# API_SCRATCH_PATH chooses the build directory (default .build-api-listing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scratch="${API_SCRATCH_PATH:-.build-api-listing}"
 # Extraction also tries the synthesized test-runner modules and complains that it cannot load
 # them; only the library modules matter here, and their graphs are checked for below.
-swift package --scratch-path .build-api-listing dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
-graphs=$(find .build-api-listing -type d -name symbolgraph | head -n 1)
+swift package --scratch-path "$scratch" dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
+graphs=$(find "$scratch" -type d -name symbolgraph | head -n 1)
 if [ -z "$graphs" ] || [ ! -f "$graphs/HTTPPipeline.symbols.json" ]; then
     echo "no symbol graphs were emitted" >&2
     exit 1

@@ -39,7 +39,7 @@ public import FoundationNetworking
 ///   ``GzipError/limitExceeded(_:)``. No buffer ever grows past the limit.
 ///
 /// ## Already-decoded bodies
-/// `URLSession` (``HTTPPipeline/URLSessionTransport``) inflates gzip and deflate bodies itself
+/// `URLSession` (`URLSessionTransport`) inflates gzip and deflate bodies itself
 /// (and brotli: curl on Linux, CFNetwork on Darwin) and keeps both `Content-Encoding` and the
 /// compressed `Content-Length`. Such a body must be passed through, never decoded twice. A body
 /// is taken as already decoded, and handed on with `Content-Encoding` removed and

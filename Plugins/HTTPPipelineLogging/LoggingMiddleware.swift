@@ -24,7 +24,7 @@ public import FoundationNetworking
 /// formatted; at ``LogLevel/basic`` no header or body is looked at.
 ///
 /// The duration is measured on a monotonic clock; the attempt number is the one a retrying layer
-/// outside set in ``HTTPPipeline/HTTPAttempt``.
+/// outside set in `HTTPAttempt`.
 ///
 /// ## Ordering
 /// Logging records what reaches its position:

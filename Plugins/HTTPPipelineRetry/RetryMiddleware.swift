@@ -19,7 +19,7 @@ public import FoundationNetworking
 ///
 /// When attempts run out on a retryable status the last response is returned (a 503 is a
 /// response, not an error); on a transport error the last error is thrown. Each attempt runs with
-/// ``HTTPPipeline/HTTPAttempt/current`` set to its number (1, 2, …) for the layers inside. A
+/// `HTTPAttempt.current` set to its number (1, 2, …) for the layers inside. A
 /// cancelled task stops waiting at once with `CancellationError`, and no attempt starts after
 /// cancellation. Waits are slept on the injected clock, so tests never sleep for real.
 ///

@@ -5,6 +5,10 @@ public import FoundationNetworking
 #endif
 
 /// A middleware whose concrete type is known only at run time.
+///
+/// An implementation detail of ``MiddlewareBuilder`` and ``MiddlewareStack``, public only because
+/// their result types must be, and `@inlinable` so that a pipeline specialises; not API. DocC
+/// hides it.
 public struct _AnyMiddleware: HTTPMiddleware, _LayerComposite {
     @usableFromInline let base: any HTTPMiddleware
 

@@ -5,6 +5,9 @@ public import FoundationNetworking
 #endif
 
 /// One of two layers, chosen by an `if`/`else` when the pipeline was built.
+///
+/// An implementation detail of ``MiddlewareBuilder``, public only because the builder's result
+/// types must be, and `@inlinable` so that a pipeline specialises; not API. DocC hides it.
 public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
     case first(First)
     case second(Second)

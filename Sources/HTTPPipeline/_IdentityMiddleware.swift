@@ -5,6 +5,9 @@ public import FoundationNetworking
 #endif
 
 /// No layer at all: what an empty builder block produces. Passes every request to `next`.
+///
+/// An implementation detail of ``MiddlewareBuilder``, public only because the builder's result
+/// types must be, and `@inlinable` so that a pipeline specialises; not API. DocC hides it.
 public struct _IdentityMiddleware: HTTPMiddleware, _LayerComposite {
     @usableFromInline
     init() {}

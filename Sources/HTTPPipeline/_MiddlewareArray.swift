@@ -9,6 +9,10 @@ public import FoundationNetworking
 ///
 /// The array is fixed when the pipeline is built; a request walks it by index, handing each layer
 /// a non-escaping closure for the rest, so nothing is allocated on the heap per request.
+///
+/// An implementation detail of ``MiddlewareBuilder`` and ``MiddlewareStack``, public only because
+/// their result types must be, and `@inlinable` so that a pipeline specialises; not API. DocC
+/// hides it.
 public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
     @usableFromInline let elements: [Element]
 

@@ -5,6 +5,9 @@ public import FoundationNetworking
 #endif
 
 /// Two layers, `outer` wrapping `inner`: what ``MiddlewareBuilder`` makes of two lines in a row.
+///
+/// An implementation detail of ``MiddlewareBuilder``, public only because the builder's result
+/// types must be, and `@inlinable` so that a pipeline specialises; not API. DocC hides it.
 public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
     @usableFromInline let outer: Outer
     @usableFromInline let inner: Inner

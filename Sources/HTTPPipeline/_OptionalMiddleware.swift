@@ -6,6 +6,9 @@ public import FoundationNetworking
 
 /// A layer that may be absent (`if` without `else`, `if let`, or an optional value): when `nil`
 /// the request goes straight to `next`.
+///
+/// An implementation detail of ``MiddlewareBuilder``, public only because the builder's result
+/// types must be, and `@inlinable` so that a pipeline specialises; not API. DocC hides it.
 public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
     @usableFromInline let wrapped: Wrapped?
 

@@ -5,7 +5,7 @@ public import HTTPPipeline
 public import FoundationNetworking
 #endif
 
-/// Sends typed ``Endpoint`` values over any ``HTTPPipeline/HTTPTransport`` and decodes the replies.
+/// Sends typed ``Endpoint`` values over any `HTTPTransport` and decodes the replies.
 ///
 /// The client is the API layer: it builds the request (path joining, percent-encoding, JSON
 /// bodies), checks the status and decodes the body. Cross-cutting behaviour (auth, retry,

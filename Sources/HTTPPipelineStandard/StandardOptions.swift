@@ -18,7 +18,7 @@ public struct StandardOptions: Sendable {
         /// Creates logging settings.
         ///
         /// - Parameters:
-        ///   - level: How much each record holds; ``HTTPPipelineLogging/LogLevel/basic`` by default.
+        ///   - level: How much each record holds; `LogLevel.basic` by default.
         ///   - sink: Where records go.
         ///   - redaction: What to hide; everything secret by default.
         public init(level: LogLevel = .basic, sink: any HTTPLogSink, redaction: Redaction = .default) {
@@ -30,7 +30,7 @@ public struct StandardOptions: Sendable {
 
     /// Default headers added to every request; none by default.
     public var headers: [DefaultHeaders.Header]
-    /// The retry policy; ``HTTPPipelineRetry/RetryPolicy/default`` by default, `nil` for none.
+    /// The retry policy; `RetryPolicy.default` by default, `nil` for none.
     public var retry: RetryPolicy?
     /// Where credentials come from; `nil` (no auth) by default.
     public var credentials: (any CredentialSource)?
@@ -38,7 +38,7 @@ public struct StandardOptions: Sendable {
     public var auth: AuthOptions
     /// Logging; `nil` (none) by default.
     public var logging: Logging?
-    /// Response decoding; ``HTTPPipelineGzip/GzipOptions/default`` by default, `nil` for none.
+    /// Response decoding; `GzipOptions.default` by default, `nil` for none.
     public var gzip: GzipOptions?
     /// The clock retry waits and auth timeouts use.
     public var clock: any Clock<Duration>

@@ -23,7 +23,7 @@ import HTTPPipelineRetry
 /// transport`, outermost first: every attempt carries the same headers; each attempt re-runs auth,
 /// so an attempt after a refresh carries the new token; logging sees each attempt as sent, with
 /// its credential redacted, and decoded bodies; decoding works on the wire bytes. Its
-/// ``HTTPPipeline/Pipeline/orderingDiagnostics`` are empty.
+/// `Pipeline.orderingDiagnostics` are empty.
 public enum StandardPipeline {
     /// Builds the recommended pipeline over a transport.
     ///

@@ -23,7 +23,7 @@ public final class InMemoryLogSink: HTTPLogSink {
         storage.value
     }
 
-    /// Every record's ``HTTPLogRecord/formatted`` text, one after another, separated by newlines.
+    /// Every record's `HTTPLogRecord.formatted` text, one after another, separated by newlines.
     public var text: String {
         records.map(\.formatted).joined(separator: "\n")
     }

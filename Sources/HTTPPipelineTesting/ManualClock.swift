@@ -27,10 +27,18 @@ public final class ManualClock: Clock, Sendable {
             self.offset = offset
         }
 
+        /// The instant `duration` after this one.
+        ///
+        /// - Parameter duration: How far to move; negative moves back.
+        /// - Returns: The instant at `offset + duration`.
         public func advanced(by duration: Duration) -> Instant {
             Instant(offset: offset + duration)
         }
 
+        /// The time from this instant to `other`.
+        ///
+        /// - Parameter other: The later (or earlier) instant.
+        /// - Returns: `other.offset - offset`, negative when `other` is earlier.
         public func duration(to other: Instant) -> Duration {
             other.offset - offset
         }

@@ -1,7 +1,7 @@
-public import HTTPPipelineAPI
+package import HTTPPipelineAPI
 
 /// Resolves author identifiers to display names, many at a time.
-public protocol AuthorDirectory: Sendable {
+package protocol AuthorDirectory: Sendable {
     /// The names of some authors.
     ///
     /// - Parameter ids: The authors' identifiers; duplicates are allowed.
@@ -12,14 +12,14 @@ public protocol AuthorDirectory: Sendable {
 
 /// An ``AuthorDirectory`` that asks the batch endpoint `GET /authors?ids=…` once per call, for
 /// the distinct identifiers in ascending order, and nothing when there are none.
-public struct BatchAuthorDirectory: AuthorDirectory {
+package struct BatchAuthorDirectory: AuthorDirectory {
     /// The client the requests go through.
-    public let client: APIClient
+    package let client: APIClient
 
     /// Creates the directory.
     ///
     /// - Parameter client: The client the requests go through.
-    public init(client: APIClient) {
+    package init(client: APIClient) {
         self.client = client
     }
 
@@ -28,7 +28,7 @@ public struct BatchAuthorDirectory: AuthorDirectory {
     /// - Parameter ids: The authors' identifiers; duplicates are sent once.
     /// - Returns: The name of each author the server knows, by identifier.
     /// - Throws: ``FeatureError``, or `CancellationError` when cancelled.
-    public func names(for ids: [Int]) async throws -> [Int: String] {
+    package func names(for ids: [Int]) async throws -> [Int: String] {
         let distinct = Set(ids).sorted()
         guard !distinct.isEmpty else { return [:] }
         let client = self.client
@@ -52,16 +52,16 @@ public struct BatchAuthorDirectory: AuthorDirectory {
 ///                                      clock: ContinuousClock())
 /// let catalog = CatalogService(client: client, authors: authors)
 /// ```
-public actor CachingAuthorDirectory: AuthorDirectory {
+package actor CachingAuthorDirectory: AuthorDirectory {
     private struct Entry {
         let name: String
         let fetchedAt: Duration
     }
 
     /// The directory asked on a miss.
-    public nonisolated let base: any AuthorDirectory
+    package nonisolated let base: any AuthorDirectory
     /// How long a name is kept; ten minutes by default.
-    public nonisolated let timeToLive: Duration
+    package nonisolated let timeToLive: Duration
     private let elapsed: @Sendable () -> Duration
     private var entries: [Int: Entry] = [:]
 
@@ -71,7 +71,7 @@ public actor CachingAuthorDirectory: AuthorDirectory {
     ///   - base: The directory asked on a miss.
     ///   - timeToLive: How long a name is kept; ten minutes by default.
     ///   - clock: The clock expiry is measured on.
-    public init(wrapping base: any AuthorDirectory, timeToLive: Duration = .seconds(600), clock: any Clock<Duration>) {
+    package init(wrapping base: any AuthorDirectory, timeToLive: Duration = .seconds(600), clock: any Clock<Duration>) {
         self.base = base
         self.timeToLive = timeToLive
         self.elapsed = Self.stopwatch(on: clock)
@@ -88,7 +88,7 @@ public actor CachingAuthorDirectory: AuthorDirectory {
     /// - Parameter ids: The authors' identifiers; duplicates are allowed.
     /// - Returns: The name of each author found, by identifier.
     /// - Throws: What ``base`` throws.
-    public func names(for ids: [Int]) async throws -> [Int: String] {
+    package func names(for ids: [Int]) async throws -> [Int: String] {
         let now = elapsed()
         var result: [Int: String] = [:]
         var missing: [Int] = []

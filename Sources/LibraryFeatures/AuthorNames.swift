@@ -1,4 +1,4 @@
-public import HTTPPipelineAPI
+package import HTTPPipelineAPI
 
 /// The N+1 problem in three strategies: the author names of the first page of books.
 ///
@@ -11,14 +11,14 @@ public import HTTPPipelineAPI
 /// | ``batched(limit:)`` | 1 (`GET /authors?ids=…`, distinct ids) | 2 W |
 ///
 /// All three return the same names, in book order.
-public struct AuthorNames: Sendable {
+package struct AuthorNames: Sendable {
     /// The client the requests go through.
-    public let client: APIClient
+    package let client: APIClient
 
     /// Creates the service.
     ///
     /// - Parameter client: The client the requests go through.
-    public init(client: APIClient) {
+    package init(client: APIClient) {
         self.client = client
     }
 
@@ -27,7 +27,7 @@ public struct AuthorNames: Sendable {
     /// - Parameter limit: How many books; 20 by default.
     /// - Returns: The author name of each book, in book order.
     /// - Throws: ``FeatureError``, or `CancellationError` when cancelled.
-    public func sequential(limit: Int = 20) async throws -> [String] {
+    package func sequential(limit: Int = 20) async throws -> [String] {
         let client = self.client
         return try await FeatureError.translating {
             let books = try await client.send(LibraryAPI.books(cursor: nil, limit: limit)).books
@@ -45,7 +45,7 @@ public struct AuthorNames: Sendable {
     /// - Parameter limit: How many books; 20 by default.
     /// - Returns: The author name of each book, in book order.
     /// - Throws: ``FeatureError``, or `CancellationError` when cancelled.
-    public func concurrent(limit: Int = 20) async throws -> [String] {
+    package func concurrent(limit: Int = 20) async throws -> [String] {
         let client = self.client
         return try await FeatureError.translating {
             let books = try await client.send(LibraryAPI.books(cursor: nil, limit: limit)).books
@@ -68,7 +68,7 @@ public struct AuthorNames: Sendable {
     /// - Returns: The author name of each book, in book order.
     /// - Throws: ``FeatureError`` (``FeatureError/failed`` when the batch leaves an author out),
     ///   or `CancellationError` when cancelled.
-    public func batched(limit: Int = 20) async throws -> [String] {
+    package func batched(limit: Int = 20) async throws -> [String] {
         let client = self.client
         return try await FeatureError.translating {
             let books = try await client.send(LibraryAPI.books(cursor: nil, limit: limit)).books

@@ -1,8 +1,8 @@
-public import Foundation
+package import Foundation
 import HTTPPipelineAPI
 
 /// Whether a book can be borrowed now.
-public enum Availability: Sendable, Hashable {
+package enum Availability: Sendable, Hashable {
     /// On the shelf: it can be borrowed.
     case available
     /// Lent out until a due date.
@@ -12,17 +12,17 @@ public enum Availability: Sendable, Hashable {
 }
 
 /// Everything the book-detail screen shows, composed from four resources.
-public struct BookDetail: Sendable, Hashable {
+package struct BookDetail: Sendable, Hashable {
     /// The book's identifier.
-    public var id: Int
+    package var id: Int
     /// The book's title.
-    public var title: String
+    package var title: String
     /// The author's display name.
-    public var authorName: String
+    package var authorName: String
     /// Whether the book can be borrowed now.
-    public var availability: Availability
+    package var availability: Availability
     /// Whether the signed-in member has the book on loan.
-    public var isOnLoanToMe: Bool
+    package var isOnLoanToMe: Bool
 
     /// Creates a book detail.
     ///
@@ -32,7 +32,7 @@ public struct BookDetail: Sendable, Hashable {
     ///   - authorName: The author's display name.
     ///   - availability: Whether the book can be borrowed now.
     ///   - isOnLoanToMe: Whether the signed-in member has it on loan.
-    public init(id: Int, title: String, authorName: String, availability: Availability, isOnLoanToMe: Bool) {
+    package init(id: Int, title: String, authorName: String, availability: Availability, isOnLoanToMe: Bool) {
         self.id = id
         self.title = title
         self.authorName = authorName
@@ -44,7 +44,7 @@ public struct BookDetail: Sendable, Hashable {
 /// The failures a screen acts on; everything the API layer can report maps to one of them.
 ///
 /// Cancellation is not among them: a cancelled call throws `CancellationError`.
-public enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The resource does not exist (a 404 from any of the requests).
     case notFound
     /// The service cannot answer now but may later: 429, 502, 503, 504 or a transport failure.
@@ -53,7 +53,7 @@ public enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
     case failed
 
     /// A one-line explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound: "not found"
         case .unavailable: "temporarily unavailable"
@@ -61,7 +61,7 @@ public enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Maps any error thrown by an ``HTTPPipelineAPI/APIClient`` call to the screen's vocabulary,
+    /// Maps any error thrown by an `APIClient` call to the screen's vocabulary,
     /// passing cancellation through.
     ///
     /// - Parameter error: What the call threw.

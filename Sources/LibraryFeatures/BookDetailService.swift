@@ -1,9 +1,9 @@
 import Foundation
-public import HTTPPipelineAPI
+package import HTTPPipelineAPI
 
 /// Answers the book-detail screen's one question. Screens and view models depend on this
 /// protocol, so they can be tested against a one-method fake without transport or JSON.
-public protocol BookDetailProviding: Sendable {
+package protocol BookDetailProviding: Sendable {
     /// The detail of one book.
     ///
     /// - Parameter id: The book's identifier.
@@ -30,14 +30,14 @@ public protocol BookDetailProviding: Sendable {
 /// let service = BookDetailService(client: APIClient(baseURL: root, transport: pipeline))
 /// let detail = try await service.detail(for: 42)
 /// ```
-public struct BookDetailService: BookDetailProviding {
+package struct BookDetailService: BookDetailProviding {
     /// The client the requests go through.
-    public let client: APIClient
+    package let client: APIClient
 
     /// Creates the service.
     ///
     /// - Parameter client: The client the requests go through.
-    public init(client: APIClient) {
+    package init(client: APIClient) {
         self.client = client
     }
 
@@ -55,7 +55,7 @@ public struct BookDetailService: BookDetailProviding {
     /// - Throws: ``FeatureError/notFound`` for a 404 from any request,
     ///   ``FeatureError/unavailable`` for 429, 502, 503, 504 or a transport failure,
     ///   ``FeatureError/failed`` for anything else, `CancellationError` when cancelled.
-    public func detail(for id: Int) async throws -> BookDetail {
+    package func detail(for id: Int) async throws -> BookDetail {
         let client = self.client
         return try await FeatureError.translating {
             try await withThrowingTaskGroup(of: Part.self) { group in

@@ -9,9 +9,9 @@
 /// if case .loaded(let detail) = model.state { print(detail.title) }
 /// ```
 @MainActor
-public final class BookDetailViewModel {
+package final class BookDetailViewModel {
     /// What the screen shows.
-    public enum State: Sendable, Hashable {
+    package enum State: Sendable, Hashable {
         /// The request is running (also the state before the first load).
         case loading
         /// The detail arrived.
@@ -25,9 +25,9 @@ public final class BookDetailViewModel {
     }
 
     /// The book shown.
-    public let bookID: Int
+    package let bookID: Int
     /// What the screen shows now.
-    public private(set) var state: State = .loading
+    package private(set) var state: State = .loading
     private let provider: any BookDetailProviding
 
     /// Creates the model in the ``State/loading`` state.
@@ -35,7 +35,7 @@ public final class BookDetailViewModel {
     /// - Parameters:
     ///   - bookID: The book to show.
     ///   - provider: Where the detail comes from.
-    public init(bookID: Int, provider: any BookDetailProviding) {
+    package init(bookID: Int, provider: any BookDetailProviding) {
         self.bookID = bookID
         self.provider = provider
     }
@@ -43,7 +43,7 @@ public final class BookDetailViewModel {
     /// Loads (or reloads) the detail and updates ``state``.
     ///
     /// A cancelled load puts back the state it found.
-    public func load() async {
+    package func load() async {
         let previous = state
         state = .loading
         do {

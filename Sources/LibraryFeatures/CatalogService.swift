@@ -1,13 +1,13 @@
-public import HTTPPipelineAPI
+package import HTTPPipelineAPI
 
 /// One book of a catalogue page, with its author's name resolved.
-public struct CatalogBook: Sendable, Hashable {
+package struct CatalogBook: Sendable, Hashable {
     /// The book's identifier.
-    public var id: Int
+    package var id: Int
     /// The book's title.
-    public var title: String
+    package var title: String
     /// The author's display name.
-    public var authorName: String
+    package var authorName: String
 
     /// Creates a catalogue entry.
     ///
@@ -15,7 +15,7 @@ public struct CatalogBook: Sendable, Hashable {
     ///   - id: The book's identifier.
     ///   - title: The book's title.
     ///   - authorName: The author's display name.
-    public init(id: Int, title: String, authorName: String) {
+    package init(id: Int, title: String, authorName: String) {
         self.id = id
         self.title = title
         self.authorName = authorName
@@ -23,18 +23,18 @@ public struct CatalogBook: Sendable, Hashable {
 }
 
 /// One page of the catalogue.
-public struct CatalogPage: Sendable, Hashable {
+package struct CatalogPage: Sendable, Hashable {
     /// The books, in catalogue order.
-    public var books: [CatalogBook]
+    package var books: [CatalogBook]
     /// Pass it to ``CatalogService/page(after:)`` for the next page; `nil` on the last page.
-    public var nextCursor: String?
+    package var nextCursor: String?
 
     /// Creates a page.
     ///
     /// - Parameters:
     ///   - books: The books, in catalogue order.
     ///   - nextCursor: The next page's cursor, `nil` on the last page.
-    public init(books: [CatalogBook], nextCursor: String?) {
+    package init(books: [CatalogBook], nextCursor: String?) {
         self.books = books
         self.nextCursor = nextCursor
     }
@@ -52,13 +52,13 @@ public struct CatalogPage: Sendable, Hashable {
 /// var page = try await catalog.page(after: nil)
 /// if let next = page.nextCursor { page = try await catalog.page(after: next) }
 /// ```
-public struct CatalogService: Sendable {
+package struct CatalogService: Sendable {
     /// The client the book pages go through.
-    public let client: APIClient
+    package let client: APIClient
     /// Where author names come from.
-    public let authors: any AuthorDirectory
+    package let authors: any AuthorDirectory
     /// The most books on a page.
-    public let pageSize: Int
+    package let pageSize: Int
 
     /// Creates the service.
     ///
@@ -66,7 +66,7 @@ public struct CatalogService: Sendable {
     ///   - client: The client the book pages go through.
     ///   - authors: Where author names come from; the batch endpoint, uncached, by default.
     ///   - pageSize: The most books on a page; 20 by default.
-    public init(client: APIClient, authors: (any AuthorDirectory)? = nil, pageSize: Int = 20) {
+    package init(client: APIClient, authors: (any AuthorDirectory)? = nil, pageSize: Int = 20) {
         self.client = client
         self.authors = authors ?? BatchAuthorDirectory(client: client)
         self.pageSize = pageSize
@@ -78,7 +78,7 @@ public struct CatalogService: Sendable {
     /// - Returns: The page.
     /// - Throws: ``FeatureError`` (``FeatureError/failed`` when an author cannot be resolved),
     ///   or `CancellationError` when cancelled.
-    public func page(after cursor: String?) async throws -> CatalogPage {
+    package func page(after cursor: String?) async throws -> CatalogPage {
         let client = self.client
         let authors = self.authors
         let pageSize = self.pageSize

@@ -1,19 +1,19 @@
 import Foundation
-public import HTTPPipelineAPI
+package import HTTPPipelineAPI
 
 /// The library API's wire types and endpoints: what the API layer decodes, before a feature
 /// service turns it into domain values.
 ///
 /// Feature services compose these endpoints; screens never see them.
-public enum LibraryAPI {
+package enum LibraryAPI {
     /// A book as `GET /books/{id}` and `GET /books` send it.
-    public struct BookDTO: Codable, Sendable, Equatable {
+    package struct BookDTO: Codable, Sendable, Equatable {
         /// The book's identifier.
-        public var id: Int
+        package var id: Int
         /// The book's title.
-        public var title: String
+        package var title: String
         /// The identifier of the book's author; resolve it with `GET /authors/{id}`.
-        public var authorID: Int
+        package var authorID: Int
 
         /// Creates a book.
         ///
@@ -21,7 +21,7 @@ public enum LibraryAPI {
         ///   - id: The book's identifier.
         ///   - title: The book's title.
         ///   - authorID: The author's identifier.
-        public init(id: Int, title: String, authorID: Int) {
+        package init(id: Int, title: String, authorID: Int) {
             self.id = id
             self.title = title
             self.authorID = authorID
@@ -29,52 +29,52 @@ public enum LibraryAPI {
     }
 
     /// An author as `GET /authors/{id}` and `GET /authors?ids=` send it.
-    public struct AuthorDTO: Codable, Sendable, Equatable {
+    package struct AuthorDTO: Codable, Sendable, Equatable {
         /// The author's identifier.
-        public var id: Int
+        package var id: Int
         /// The author's display name.
-        public var name: String
+        package var name: String
     }
 
     /// The reply of the batch endpoint `GET /authors?ids=1,2,3`.
-    public struct AuthorBatchDTO: Codable, Sendable, Equatable {
+    package struct AuthorBatchDTO: Codable, Sendable, Equatable {
         /// The authors found; unknown identifiers are left out.
-        public var authors: [AuthorDTO]
+        package var authors: [AuthorDTO]
     }
 
     /// The availability of one book as `GET /books/{id}/availability` sends it.
-    public struct AvailabilityDTO: Codable, Sendable, Equatable {
+    package struct AvailabilityDTO: Codable, Sendable, Equatable {
         /// `available`, `onLoan` or `unavailable`.
-        public var status: String
+        package var status: String
         /// For `onLoan`: the due date as an ISO 8601 timestamp.
-        public var until: String?
+        package var until: String?
     }
 
     /// One loan of the signed-in member.
-    public struct LoanDTO: Codable, Sendable, Equatable {
+    package struct LoanDTO: Codable, Sendable, Equatable {
         /// The identifier of the lent book.
-        public var bookID: Int
+        package var bookID: Int
     }
 
     /// The reply of `GET /me/loans`.
-    public struct LoansDTO: Codable, Sendable, Equatable {
+    package struct LoansDTO: Codable, Sendable, Equatable {
         /// The member's current loans.
-        public var loans: [LoanDTO]
+        package var loans: [LoanDTO]
     }
 
     /// One page of `GET /books?cursor=…&limit=…`.
-    public struct BookPageDTO: Codable, Sendable, Equatable {
+    package struct BookPageDTO: Codable, Sendable, Equatable {
         /// The books of this page, in catalogue order.
-        public var books: [BookDTO]
+        package var books: [BookDTO]
         /// The cursor of the next page; `nil` on the last page.
-        public var nextCursor: String?
+        package var nextCursor: String?
     }
 
     /// `GET /books/{id}`.
     ///
     /// - Parameter id: The book's identifier.
     /// - Returns: The endpoint.
-    public static func book(id: Int) -> Endpoint<BookDTO> {
+    package static func book(id: Int) -> Endpoint<BookDTO> {
         .get("/books/\(String(id))")
     }
 
@@ -82,12 +82,12 @@ public enum LibraryAPI {
     ///
     /// - Parameter bookID: The book's identifier.
     /// - Returns: The endpoint.
-    public static func availability(bookID: Int) -> Endpoint<AvailabilityDTO> {
+    package static func availability(bookID: Int) -> Endpoint<AvailabilityDTO> {
         .get("/books/\(String(bookID))/availability")
     }
 
     /// `GET /me/loans`: the signed-in member's loans.
-    public static var myLoans: Endpoint<LoansDTO> {
+    package static var myLoans: Endpoint<LoansDTO> {
         .get("/me/loans")
     }
 
@@ -95,7 +95,7 @@ public enum LibraryAPI {
     ///
     /// - Parameter id: The author's identifier.
     /// - Returns: The endpoint.
-    public static func author(id: Int) -> Endpoint<AuthorDTO> {
+    package static func author(id: Int) -> Endpoint<AuthorDTO> {
         .get("/authors/\(String(id))")
     }
 
@@ -103,7 +103,7 @@ public enum LibraryAPI {
     ///
     /// - Parameter ids: The authors' identifiers, sent in this order.
     /// - Returns: The endpoint.
-    public static func authors(ids: [Int]) -> Endpoint<AuthorBatchDTO> {
+    package static func authors(ids: [Int]) -> Endpoint<AuthorBatchDTO> {
         .get("/authors", query: [URLQueryItem(name: "ids", value: ids.map(String.init).joined(separator: ","))])
     }
 
@@ -113,7 +113,7 @@ public enum LibraryAPI {
     ///   - cursor: The cursor of a previous page's ``BookPageDTO/nextCursor``; `nil` for the first page.
     ///   - limit: The most books on the page.
     /// - Returns: The endpoint.
-    public static func books(cursor: String?, limit: Int) -> Endpoint<BookPageDTO> {
+    package static func books(cursor: String?, limit: Int) -> Endpoint<BookPageDTO> {
         var query: [URLQueryItem] = []
         if let cursor {
             query.append(URLQueryItem(name: "cursor", value: cursor))

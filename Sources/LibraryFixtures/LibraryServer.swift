@@ -1,10 +1,10 @@
-public import Foundation
-public import HTTPPipeline
-public import HTTPPipelineAPI
-public import HTTPPipelineTesting
+package import Foundation
+package import HTTPPipeline
+package import HTTPPipelineAPI
+package import HTTPPipelineTesting
 
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+package import FoundationNetworking
 #endif
 
 /// The fixed catalogue the library scenario runs on, and the JSON the library API answers with.
@@ -17,23 +17,23 @@ public import FoundationNetworking
 ///   authors: page 1 has authors 1...7, page 2 7...14, page 3 14, 15 and 1...5.
 /// - Availability by `id % 3`: 0 available, 1 on loan until ``loanDue``, 2 unavailable.
 /// - The member's loans: books ``myLoans``.
-public enum LibraryCatalogue {
-    public static let bookIDs = 1...60
-    public static let authorIDs = 1...15
-    public static let myLoans = [4, 7]
-    public static let loanDue = "2030-01-15T00:00:00Z"
-    public static let authorNames = [
+package enum LibraryCatalogue {
+    package static let bookIDs = 1...60
+    package static let authorIDs = 1...15
+    package static let myLoans = [4, 7]
+    package static let loanDue = "2030-01-15T00:00:00Z"
+    package static let authorNames = [
         "Ursula K. Le Guin", "Octavia E. Butler", "Italo Calvino", "Jorge Luis Borges", "Toni Morrison",
         "Stanisław Lem", "Virginia Woolf", "Chinua Achebe", "Haruki Murakami", "Clarice Lispector",
         "Gabriel García Márquez", "Doris Lessing", "Naguib Mahfouz", "Ted Chiang", "Wisława Szymborska",
     ]
 
-    public static func title(ofBook id: Int) -> String { "Book \(id)" }
-    public static func authorID(ofBook id: Int) -> Int { ((id - 1) / 3) % authorIDs.count + 1 }
-    public static func authorName(_ id: Int) -> String { authorNames[id - 1] }
+    package static func title(ofBook id: Int) -> String { "Book \(id)" }
+    package static func authorID(ofBook id: Int) -> Int { ((id - 1) / 3) % authorIDs.count + 1 }
+    package static func authorName(_ id: Int) -> String { authorNames[id - 1] }
 
     /// The status and JSON body the API answers a `GET` with; 404 and no body for anything unknown.
-    public static func reply(path: String, query: String?) -> (status: Int, body: Data) {
+    package static func reply(path: String, query: String?) -> (status: Int, body: Data) {
         let parts = path.split(separator: "/").map(String.init)
         let parameters = parse(query)
         func ok(_ json: String) -> (Int, Data) { (200, Data(json.utf8)) }
@@ -70,7 +70,7 @@ public enum LibraryCatalogue {
     }
 
     /// The names and percent-decoded values of a query string.
-    public static func parse(_ query: String?) -> [String: String] {
+    package static func parse(_ query: String?) -> [String: String] {
         var result: [String: String] = [:]
         for pair in (query ?? "").split(separator: "&") {
             let halves = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -95,15 +95,15 @@ public enum LibraryCatalogue {
 /// The server routes by exact path, so every book, availability and author gets its own route;
 /// `/books` (pages) and `/authors` (batch) read their query. ``stop()`` stops the server and
 /// invalidates the session.
-public final class LibraryServer: Sendable {
+package final class LibraryServer: Sendable {
     /// The loopback server the routes are installed on.
-    public let server = LoopbackServer()
+    package let server = LoopbackServer()
     /// The latency of every route.
-    public let delay: Duration
+    package let delay: Duration
     /// The session the client sends with.
-    public let session: URLSession
+    package let session: URLSession
     /// An API client over the session (through `pipeline`, when one was given).
-    public let client: APIClient
+    package let client: APIClient
 
     /// Starts a server answering every route after `delay`.
     ///
@@ -112,7 +112,7 @@ public final class LibraryServer: Sendable {
     ///   - connectionsPerHost: The session's `httpMaximumConnectionsPerHost`.
     ///   - pipeline: Wraps the session's transport, for example in the standard plugin stack.
     /// - Throws: When the loopback server cannot start.
-    public init(
+    package init(
         delay: Duration,
         connectionsPerHost: Int = 6,
         pipeline: (URLSessionTransport) throws -> any HTTPTransport = { $0 }
@@ -139,16 +139,16 @@ public final class LibraryServer: Sendable {
     }
 
     /// Replaces the route of `path` with an empty-bodied `status`, after the same delay.
-    public func fail(_ path: String, status: Int) {
+    package func fail(_ path: String, status: Int) {
         server.route("GET", path, Self.response(status: status, body: Data(), delay: delay))
     }
 
     /// Every request received, in arrival order.
-    public var requests: [LoopbackServer.RecordedRequest] { server.requests }
+    package var requests: [LoopbackServer.RecordedRequest] { server.requests }
 
     /// The author ids asked for, in arrival order: one per `/authors/{id}` request, and every id
     /// in the `ids` query of each `/authors` batch request.
-    public var requestedAuthorIDs: [Int] {
+    package var requestedAuthorIDs: [Int] {
         requests.flatMap { request -> [Int] in
             if request.path == "/authors" {
                 let ids = LibraryCatalogue.parse(request.query)["ids"] ?? ""
@@ -161,7 +161,7 @@ public final class LibraryServer: Sendable {
         }
     }
 
-    public func stop() {
+    package func stop() {
         session.finishTasksAndInvalidate()
         server.stop()
     }
