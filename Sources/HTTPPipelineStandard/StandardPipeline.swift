@@ -1,9 +1,9 @@
 public import HTTPPipeline
-import HTTPPipelineAuth
-import HTTPPipelineGzip
-import HTTPPipelineHeaders
-import HTTPPipelineLogging
-import HTTPPipelineRetry
+public import HTTPPipelineAuth
+public import HTTPPipelineGzip
+public import HTTPPipelineHeaders
+public import HTTPPipelineLogging
+public import HTTPPipelineRetry
 
 /// The recommended pipeline in one call: default headers, retry, auth, logging and decoding, in
 /// the documented order, each configured by ``StandardOptions`` or left out.
@@ -32,6 +32,7 @@ public enum StandardPipeline {
     ///   - options: Each plugin's settings; plugins set to `nil` are left out.
     /// - Returns: The pipeline.
     /// - Throws: `HeaderError` when a default header is not legal HTTP.
+    @inlinable
     public static func build<Transport: HTTPTransport>(
         over transport: Transport,
         options: StandardOptions = StandardOptions()

@@ -74,7 +74,18 @@ enum EndToEndBench {
         let request = URLRequest(url: target.url)
         for (_, client) in clients { _ = try await run(client, request, requests: 200, tasks: concurrentTasks) }
         var entries: [(String, Double)] = []
-        for (mode, tasks) in [("sequential", 1), ("concurrent\(concurrentTasks)", concurrentTasks)] {
+        // The same request with the three headers the pipeline adds already set: the bare transport
+        // then sends the very bytes the pipeline sends, and the pipeline's layers find nothing to
+        // add, so the ratio is the cost of the layers' own code.
+        var sameHeaders = request
+        sameHeaders.setValue("pipeline-bench/1", forHTTPHeaderField: "User-Agent")
+        sameHeaders.setValue("Bearer bench-token", forHTTPHeaderField: "Authorization")
+        sameHeaders.setValue("gzip, deflate", forHTTPHeaderField: "Accept-Encoding")
+        let modes = [
+            ("sequential", 1, request), ("concurrent\(concurrentTasks)", concurrentTasks, request),
+            ("sequential_same_headers", 1, sameHeaders),
+        ]
+        for (mode, tasks, request) in modes {
             var perSecond: [String: [Double]] = [:]
             for round in 0..<rounds {
                 let order = round.isMultiple(of: 2) ? clients : clients.reversed()
@@ -90,6 +101,7 @@ enum EndToEndBench {
                 ("\(key)_bare_rps", bareRate), ("\(key)_pipeline_rps", pipelineRate),
                 ("\(key)_ratio", bareRate > 0 ? pipelineRate / bareRate : 0),
             ]
+            if mode.hasSuffix("same_headers") { continue }
             if let wrk = Wrk.requestsPerSecond(target.url, connections: tasks) {
                 entries.append(("\(key)_wrk_rps", wrk))
             }
