@@ -5,7 +5,7 @@ import PipelineSoak
 /// transport, with resident memory read before and after.
 enum SoakBench {
     /// Growth in resident memory over the run above which the bench calls it a leak.
-    static let residentMarginMegabytes = 8.0
+    static let residentMarginMegabytes = 4.0
 
     /// The soak's figures; prints every broken invariant to standard error and sets `failed`.
     static func measurements(requests: Int, failed: inout Bool) async -> [(String, Double)] {
