@@ -7,7 +7,8 @@ import HTTPPipelineLogging
 /// the middle, as the text around a secret planted where the default redaction hides it by
 /// design: an `Authorization` header's value, a header whose name contains `token`, the
 /// credential after `Bearer` in any header value, an `access_token` query value, a
-/// `password` form field and a JSON `"password"` value at the top of any JSON document.
+/// `password` form field, a JSON `"password"` value at the top of any JSON document, and in
+/// free text a URL's user info and a `"password": "…"` pair.
 /// Invariants:
 /// - it never crashes;
 /// - a secret header's value is exactly the mark;
@@ -54,6 +55,7 @@ enum RedactionChecks {
         broken += headers(redaction, prefix: prefix, suffix: suffix)
         broken += query(redaction, prefix: prefix, suffix: suffix)
         broken += form(redaction, prefix: prefix, suffix: suffix)
+        broken += freeText(redaction, prefix: prefix, suffix: suffix)
         broken += json(redaction, input: input)
         return broken
     }
@@ -107,6 +109,22 @@ enum RedactionChecks {
         let shown = redaction.body(
             Data(planted.utf8), contentType: "application/x-www-form-urlencoded", limit: 1 << 16)
         return leaks(shown) ? ["form password leaks from \(planted.debugDescription): \(shown.debugDescription)"] : []
+    }
+
+    /// Free text (an error's description, a text body): a URL's user info, and a JSON-ish
+    /// `"password": "…"` pair, each set off by spaces from the text around it.
+    static func freeText(_ redaction: Redaction, prefix: String, suffix: String) -> [String] {
+        var broken: [String] = []
+        for planted in [
+            "\(prefix) https://user:\(secret)@example.com/path \(suffix)",
+            "\(prefix) {\"password\": \"\(secret)\"} \(suffix)",
+        ] {
+            let shown = redaction.text(planted)
+            if leaks(shown) {
+                broken.append("free text leaks from \(planted.debugDescription): \(shown.debugDescription)")
+            }
+        }
+        return broken
     }
 
     /// A JSON document holding the input (parsed as JSON when it is, else as a string) beside a
