@@ -185,6 +185,38 @@ let package = Package(
             dependencies: ["HTTPPipeline", "HTTPPipelineAPI", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
+        // Fuzzing (Scripts/fuzz.sh): the invariants, shared by the libFuzzer harnesses and the
+        // corpus tests, and one executable per fuzzer. Built normally, each executable replays
+        // the files named on its command line; Scripts/fuzz.sh builds them with libFuzzer.
+        .target(
+            name: "FuzzChecks",
+            dependencies: ["HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineLogging", "CHTTPPipelineZlib"],
+            path: "Fuzz/Checks",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "FuzzGzip",
+            dependencies: ["FuzzChecks"],
+            path: "Fuzz/FuzzGzip",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "FuzzRetryAfter",
+            dependencies: ["FuzzChecks"],
+            path: "Fuzz/FuzzRetryAfter",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "FuzzRedaction",
+            dependencies: ["FuzzChecks"],
+            path: "Fuzz/FuzzRedaction",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FuzzCorpusTests",
+            dependencies: ["FuzzChecks"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "LibraryFeaturesTests",
             dependencies: [

@@ -94,7 +94,7 @@ struct TextRedactor {
                 }
             }
             if let resumeAt {
-                index = resumeAt
+                index = redactCredential(afterWordEndingAt: resumeAt) ?? resumeAt
                 tokenStart = resumeAt
                 tokenHasColon = false
                 continue
@@ -294,6 +294,18 @@ struct TextRedactor {
     }
 
     // MARK: Scheme words
+
+    /// Redacts the credential after a `Bearer` or `Basic` word that ends a range just redacted
+    /// (`"auth": Bearer abc…`, `token=x Bearer abc…`, `https://h/Bearer abc…`). The scan resumes
+    /// after such a range, so the rule for scheme words would never see that word.
+    ///
+    /// - Returns: Where to resume, or `nil` when nothing was redacted.
+    private mutating func redactCredential(afterWordEndingAt end: Int) -> Int? {
+        guard end < input.count, ASCII.isSpaceOrTab(input[end]) else { return nil }
+        var start = end
+        while start > 0, end - start < 7, ASCII.isLetter(input[start - 1]) { start -= 1 }
+        return redactSchemeCredential(word: start..<end)
+    }
 
     /// Redacts the credential after a `Bearer` or `Basic` word ending at the whitespace after
     /// `word`, when it is at least eight characters of a token68.

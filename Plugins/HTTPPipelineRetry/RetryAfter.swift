@@ -9,7 +9,7 @@ public enum RetryAfter: Sendable, Equatable {
     case tooLong
 
     /// The largest wait this parser represents; anything longer is ``tooLong``.
-    static let limit: Int64 = 10 * 365 * 86_400
+    package static let limit: Int64 = 10 * 365 * 86_400
 
     /// Parses a header value, or returns `nil` for garbage (which falls back to the backoff).
     ///

@@ -78,6 +78,20 @@ struct RedactionTextTests {
         )
     }
 
+    @Test(
+        "A credential after a Bearer or Basic word that ends a redacted value is redacted too",
+        arguments: [
+            // Found by the redaction fuzzer (Fuzz/Regressions/redaction/bearer-after-quoted-secret-name).
+            (#""secret": Bearer ZQ7XK2W9VPL4MJ8R  "s""#, #""secret": <redacted> <redacted>  "s""#),
+            ("token=abc Bearer ZQ7XK2W9VPL4MJ8R next", "token=<redacted> <redacted> next"),
+            ("see https://h.example/Bearer ZQ7XK2W9VPL4MJ8R", "see https://h.example/Bearer <redacted>"),
+            (#"{"auth": Basic dXNlcjpwYXNzd29yZA==}"#, #"{"auth": <redacted> <redacted>}"#),
+        ]
+    )
+    func credentialAfterARedactedSchemeWordIsRedacted(input: String, expected: String) {
+        #expect(redaction.text(input) == expected)
+    }
+
     @Test("A credential after a Bearer or Basic word is redacted even without a name")
     func schemeWordCredentialsAreRedacted() {
         #expect(redaction.text("sent Bearer eyJhbGciOi.eyJzdWIi.sig123 upstream") == "sent Bearer <redacted> upstream")

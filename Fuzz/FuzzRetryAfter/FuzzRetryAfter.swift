@@ -1,0 +1,18 @@
+import FuzzChecks
+
+/// libFuzzer's entry point: one input through the checks of `FuzzTarget.retryAfter`.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRetryAfter(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    FuzzTarget.retryAfter.fuzz(start, count)
+}
+
+// Built by Scripts/fuzz.sh with -DHTTP_PIPELINE_LIBFUZZER, libFuzzer supplies `main`. In an
+// ordinary build this one replays the files and folders named on the command line.
+#if !HTTP_PIPELINE_LIBFUZZER
+@main
+enum Replay {
+    static func main() {
+        FuzzTarget.retryAfter.replay(Array(CommandLine.arguments.dropFirst()))
+    }
+}
+#endif
