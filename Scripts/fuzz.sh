@@ -37,8 +37,9 @@ build_flags=(-c release --scratch-path "$scratch" --sanitize=fuzzer
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DHTTP_PIPELINE_LIBFUZZER)
 started=$(date +%s)
 for fuzzer in "${fuzzers[@]}"; do
+    # pipefail: a build that fails stops here, instead of fuzzing a binary left by an older build.
     swift build "${build_flags[@]}" --product "$(product "$fuzzer")" 2>&1 |
-        grep -v "Cannot export local symbol '__asan" || true
+        { grep -v "Cannot export local symbol '__asan" || true; }
     [ -x "$scratch/release/$(product "$fuzzer")" ] || { echo "building $fuzzer failed" >&2; exit 1; }
 done
 echo "built ${#fuzzers[@]} fuzzer(s) in $(($(date +%s) - started)) s"

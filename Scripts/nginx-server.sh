@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts (or stops) an nginx from Debian on 127.0.0.1 at a free port, serving the 2 KB JSON body
+# Starts (or stops) an nginx from Debian on 127.0.0.1 at a free port, serving the small JSON body
 # of the end-to-end benchmark at /e2e.json with keep-alive, for
 #   NGINX_URL=$(bash Scripts/nginx-server.sh start) swift run -c release pipeline-bench --suite e2e
 #   bash Scripts/nginx-server.sh stop
@@ -16,7 +16,12 @@ start)
     mkdir -p "$root/html" "$root/logs"
     python3 -c 'import sys; sys.stdout.write("{\"books\":[" + ",".join("{\"id\":%d,\"title\":\"Book number %d of the soak\"}" % (i, i) for i in range(20)) + "]}")' >"$root/html/e2e.json"
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+    bash "$0" stop # a server left by an earlier start would lose its pid file
+    # Run as root, nginx would hand its worker to nobody, who may not read a checkout under /root.
+    user_line=""
+    [ "$(id -u)" = 0 ] && user_line="user root;"
     cat >"$root/nginx.conf" <<CONF
+$user_line
 worker_processes 1;
 pid $root/nginx.pid;
 error_log $root/logs/error.log warn;
@@ -46,6 +51,7 @@ CONF
         sleep 0.1
     done
     echo "nginx did not answer on 127.0.0.1:$port" >&2
+    bash "$0" stop
     exit 1
     ;;
 stop)

@@ -14,7 +14,7 @@ import FoundationNetworking
 /// against the project's loopback server and, when given, an nginx on loopback. Both clients
 /// share one `URLSession`, and their rounds alternate, so the ratio is measured side by side.
 enum EndToEndBench {
-    /// The body both servers send: 2 KB of JSON.
+    /// The body both servers send: 931 bytes of JSON.
     static let body = Data(
         ("{\"books\":["
             + (0..<20).map { "{\"id\":\($0),\"title\":\"Book number \($0) of the soak\"}" }
@@ -165,5 +165,5 @@ struct EndToEndError: Error, CustomStringConvertible {
     let status: Int
     let bytes: Int
 
-    var description: String { "got status \(status) with \(bytes) bytes instead of 200 with the 2 KB body" }
+    var description: String { "got status \(status) with \(bytes) bytes instead of 200 with the JSON body" }
 }

@@ -125,6 +125,12 @@ func run(_ options: Options) async {
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
+let suites = ["all", "chains", "logging", "plugins", "gzip", "soak", "e2e"]
+guard suites.contains(options.suite) else {
+    FileHandle.standardError.write(
+        Data("unknown suite \(options.suite); one of \(suites.joined(separator: ", "))\n".utf8))
+    exit(2)
+}
 let done = DispatchSemaphore(value: 0)
 Task.detached {
     await run(options)

@@ -8,8 +8,9 @@ import FoundationNetworking
 #endif
 
 /// The transport under a soak run: it checks the bearer token against the ``SoakServer``, then
-/// injects the faults ``SoakConfiguration`` asks for, and otherwise answers 200 with a gzip body
-/// naming the request, so the caller can tell it got its own response, decoded exactly once.
+/// injects the faults ``SoakConfiguration`` asks for, and otherwise answers 200 with a body
+/// naming the request, gzipped twice under one `Content-Encoding: gzip`, so the caller can tell it
+/// got its own response, decoded exactly once.
 ///
 /// Requests are `GET /soak/<id>`; `GET /soak/<id>/hang` waits (up to five seconds) for its caller
 /// to cancel it. Unlike `ScriptedTransport` it records nothing per request, so memory stays flat
@@ -108,12 +109,20 @@ enum SoakRequest {
         return Int(parts[1])
     }
 
-    /// What request `id`'s decoded body must be.
+    /// The JSON that names request `id`.
     static func plainBody(id: Int) -> Data {
         Data("{\"request\":\(id),\"padding\":\"\(String(repeating: "soak ", count: 40))\"}".utf8)
     }
 
+    /// What request `id`'s body must be after the pipeline: gzip of its JSON. The wire body is
+    /// gzip of that, labelled `Content-Encoding: gzip` once, so decoding it once gives this and
+    /// decoding it twice gives the JSON, which the caller tells apart.
+    static func expectedBody(id: Int) -> Data {
+        (try? Deflater.compress(plainBody(id: id), format: .gzip)) ?? Data()
+    }
+
+    /// The wire body of request `id`'s 200.
     static func body(id: Int) throws -> Data {
-        try Deflater.compress(plainBody(id: id), format: .gzip)
+        try Deflater.compress(expectedBody(id: id), format: .gzip)
     }
 }

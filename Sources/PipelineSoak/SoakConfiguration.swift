@@ -8,8 +8,8 @@ package struct SoakConfiguration: Sendable {
     /// Requests sent (and not counted) before the first memory reading, so allocator arenas and
     /// caches exist before "before" is read.
     package var warmUpRequests: Int
-    /// Seeds the fault schedule: the faults an attempt meets depend only on the seed, the request
-    /// and the attempt, never on the interleaving.
+    /// Seeds the fault schedule: the faults an attempt meets depend on the seed, the request, the
+    /// attempt and the token it carries (which token is current depends on timing).
     package var seed: UInt64
     /// The chance that an attempt revokes the valid credential and answers 401.
     package var revocationRate: Double

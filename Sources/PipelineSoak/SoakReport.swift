@@ -34,13 +34,13 @@ package struct SoakReport: Sendable {
     package var revocations = 0
     /// Times the client refreshed its token.
     package var refreshes = 0
-    /// Log records written, and how many held a token.
+    /// Log records written.
     package var logRecords = 0
     /// Log records whose text held a token.
     package var logRecordsWithSecrets = 0
-    /// Resident memory after the warm-up and after the run, in bytes (`nil` off Linux).
+    /// Resident memory before the first request of the measured run, in bytes (`nil` off Linux).
     package var residentBefore: Int?
-    /// Resident memory after the run.
+    /// Resident memory after its last request, with its pipeline still alive.
     package var residentAfter: Int?
     /// Wall time of the measured run, in seconds.
     package var seconds = 0.0
@@ -49,6 +49,9 @@ package struct SoakReport: Sendable {
 
     /// Requests that ended in exactly one outcome.
     package var answered: Int { outcomes.values.reduce(0, +) }
+
+    /// An empty report, filled in by a run (or by a test of the checks).
+    package init() {}
 
     /// Resident memory growth over the run, in megabytes.
     package var residentGrowthMegabytes: Double? {

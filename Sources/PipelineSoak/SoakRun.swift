@@ -20,16 +20,13 @@ import FoundationNetworking
 /// cancelled end cancelled, and each of those does; no error is of an unexpected type; the client
 /// refreshed once per revoked token; no log record holds a token.
 package enum SoakRun {
-    /// Warms up, reads resident memory, runs `configuration.requests` requests, reads it again.
+    /// Warms up, then runs `configuration.requests` requests through a fresh pipeline, reading
+    /// resident memory before the first and after the last while that pipeline is still alive.
     package static func run(_ configuration: SoakConfiguration) async -> SoakReport {
         if configuration.warmUpRequests > 0 {
             _ = await exercise(configuration, requests: configuration.warmUpRequests)
         }
-        let before = ResidentMemory.current()
-        var report = await exercise(configuration, requests: configuration.requests)
-        report.residentBefore = before
-        report.residentAfter = ResidentMemory.current()
-        return report
+        return await exercise(configuration, requests: configuration.requests)
     }
 
     /// Sends `requests` requests through a fresh pipeline and server, `configuration.concurrency`
@@ -54,6 +51,7 @@ package enum SoakRun {
             return report
         }
         let tally = Tally(requests: requests)
+        report.residentBefore = ResidentMemory.current()
         let clock = ContinuousClock()
         let start = clock.now
         await withTaskGroup(of: Void.self) { group in
@@ -70,7 +68,9 @@ package enum SoakRun {
             }
         }
         report.seconds = start.duration(to: clock.now).seconds
+        report.residentAfter = ResidentMemory.current()
         tally.finish(into: &report)
+        report.violations += outcomeBounds(report, configuration)
         report.revocations = server.revocations
         report.refreshes = server.refreshes
         let expectedRefreshes = server.revocations - (server.isRevoked ? 1 : 0)
@@ -84,6 +84,38 @@ package enum SoakRun {
             report.violations.append("\(report.logRecordsWithSecrets) log records hold a token")
         }
         return report
+    }
+
+    /// How the outcomes must be spread for the pipeline to be doing its job: retry leaves few of
+    /// the retryable failures it met, and the other outcomes stay near what was injected.
+    package static func outcomeBounds(_ report: SoakReport, _ configuration: SoakConfiguration) -> [String] {
+        let requests = Double(report.requests)
+        let count = { (outcome: SoakOutcome) in Double(report.outcomes[outcome, default: 0]) }
+        var violations: [String] = []
+        let retryable = count(.status(503)) + count(.status(429)) + count(.transportError)
+        let retryableRate =
+            configuration.unavailableRate + configuration.throttledRate
+            + configuration.transportErrorRate
+        // Three attempts leave about rate³ of them; no retry at all would leave `rate`.
+        if retryable > 0.2 * retryableRate * requests + 5 {
+            violations.append("\(Int(retryable)) requests ended in a retryable failure: retry is not retrying")
+        }
+        let expectedCancelled = configuration.cancellationRate * requests
+        if count(.cancelled) < 0.5 * expectedCancelled - 5 || count(.cancelled) > 2 * expectedCancelled + 5 {
+            violations.append(
+                "\(Int(count(.cancelled))) requests ended cancelled, about \(Int(expectedCancelled)) were")
+        }
+        if count(.gzipError) > 2 * configuration.corruptGzipRate * requests + 5 {
+            violations.append("\(Int(count(.gzipError))) requests failed to decode, more than were corrupted")
+        }
+        if count(.status(401)) > max(0.05, 10 * configuration.revocationRate) * requests + 5 {
+            violations.append("\(Int(count(.status(401)))) requests ended 401: auth is not refreshing")
+        }
+        let succeeded = count(.ok)
+        if succeeded < 0.9 * (requests - count(.cancelled) - count(.gzipError)) {
+            violations.append("only \(Int(succeeded)) of \(Int(requests)) requests succeeded")
+        }
+        return violations
     }
 
     private static func options(server: SoakServer, sink: SecretScanningSink) throws -> StandardOptions {
@@ -129,10 +161,14 @@ package enum SoakRun {
     ) -> (SoakOutcome?, String?) {
         switch result {
         case .success(let (body, response)):
-            if cancelled { return (.status(response.statusCode), "request \(id) was cancelled but answered") }
+            // A request to be cancelled waits for its cancel only once the server accepted its
+            // token: a 401 that ended it sooner (a replay that met a second revocation) is fair.
+            if cancelled, response.statusCode != 401 {
+                return (.status(response.statusCode), "request \(id) was cancelled but answered")
+            }
             guard response.statusCode == 200 else { return (.status(response.statusCode), nil) }
-            guard body == SoakRequest.plainBody(id: id) else {
-                return (.ok, "request \(id) got a body that is not its own, decoded once")
+            guard body == SoakRequest.expectedBody(id: id) else {
+                return (.ok, "request \(id) got a body that is not its own, decoded exactly once")
             }
             return (.ok, nil)
         case .failure(let error as CancellationError):

@@ -3,7 +3,7 @@ import Testing
 
 /// The short soak: the same run as `pipeline-bench --suite soak`, with fewer requests.
 @Suite struct SoakTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func everyRequestThroughTheStandardPipelineEndsInExactlyOneTypedOutcomeUnderInjectedFaults() async {
         let report = await SoakRun.run(SoakConfiguration(requests: 4_000, warmUpRequests: 0))
 
@@ -18,13 +18,42 @@ import Testing
         #expect(report.logRecords >= 4_000)
     }
 
-    @Test func aRefreshThatFollowsEveryRevocationIsCountedOncePerRevokedToken() async {
+    @Test(.timeLimit(.minutes(3)))
+    func aRefreshThatFollowsEveryRevocationIsCountedOncePerRevokedToken() async {
         let report = await SoakRun.run(
-            SoakConfiguration(requests: 1_000, warmUpRequests: 0, revocationRate: 0.05, cancellationRate: 0)
+            SoakConfiguration(
+                requests: 1_000,
+                concurrency: 8,
+                warmUpRequests: 0,
+                revocationRate: 0.02,
+                cancellationRate: 0
+            )
         )
 
         #expect(report.violations == [])
-        #expect(report.revocations > 10)
-        #expect(report.refreshes >= report.revocations - 1)
+        #expect(report.revocations > 5)
+        #expect(report.refreshes == report.revocations || report.refreshes == report.revocations - 1)
+    }
+
+    @Test func aRunWhoseRetryableFailuresWereNotRetriedBreaksTheOutcomeBounds() {
+        var withoutRetry = SoakReport()
+        withoutRetry.requests = 4_000
+        withoutRetry.outcomes = [
+            .ok: 3_480, .status(503): 120, .status(429): 120, .transportError: 120, .gzipError: 40, .cancelled: 40,
+            .status(401): 80,
+        ]
+        let violations = SoakRun.outcomeBounds(withoutRetry, SoakConfiguration(requests: 4_000))
+
+        #expect(violations.contains("360 requests ended in a retryable failure: retry is not retrying"))
+    }
+
+    @Test func aRunWhereAuthNeverRefreshesBreaksTheOutcomeBounds() {
+        var withoutAuth = SoakReport()
+        withoutAuth.requests = 4_000
+        withoutAuth.outcomes = [.status(401): 3_960, .cancelled: 40]
+        let violations = SoakRun.outcomeBounds(withoutAuth, SoakConfiguration(requests: 4_000))
+
+        #expect(violations.contains("3960 requests ended 401: auth is not refreshing"))
+        #expect(violations.contains("only 0 of 4000 requests succeeded"))
     }
 }
