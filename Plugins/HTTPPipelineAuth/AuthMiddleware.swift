@@ -22,16 +22,29 @@ public import FoundationNetworking
 ///   which completes before any of them is replayed.
 /// - **Stale tokens**: a request that failed with a credential already replaced is replayed with
 ///   the current one, without another refresh.
-/// - **Proactive refresh**: a credential expiring within ``AuthOptions/proactiveRefreshWindow``
-///   is refreshed (single-flight too) before it is used.
+/// - **Proactive refresh**: a credential within ``AuthOptions/proactiveRefreshWindow`` of its
+///   expiry (at most half its lifetime, when the middleware saw it issued) is still sent while a
+///   refresh runs in the background; a failed one is tried again after a quarter of the window.
+///   A token endpoint outage fails nothing until the credential has really expired.
+/// - **Identity**: ``setCredential(_:)`` signs in, switches account or signs out. A request
+///   rejected under one identity is never replayed with another's credential.
 /// - **No loops**: a replay that is rejected again is returned as it is; more than
 ///   ``AuthOptions/refreshLimit`` refreshes in ``AuthOptions/refreshLimitWindow`` fail with
 ///   ``AuthError/tooManyRefreshes(limit:window:)``.
 /// - **Failure**: a failed refresh fails every waiter with the same ``AuthError``, and does not
 ///   poison the middleware: a later request tries again (after the optional cooldown). A
-///   ``RefreshTokenRejected`` from the source becomes ``AuthError/reauthenticationRequired``.
-/// - **Cancellation**: a cancelled request stops waiting at once; the refresh goes on for the
-///   others, and is abandoned only when every waiter is gone.
+///   ``RefreshTokenRejected`` from the source becomes ``AuthError/reauthenticationRequired``,
+///   and every later request fails fast with it, without asking the source again, until
+///   ``setCredential(_:)`` (or, with ``AuthOptions/readsSourceOnEveryRequest``, the source)
+///   gives a new credential.
+/// - **A refresh is never abandoned**: once the token endpoint is called its refresh token may
+///   be spent, so the answer is always awaited, persisted and adopted. A waiter that is
+///   cancelled, or waits longer than ``AuthOptions/refreshTimeout``, leaves alone; a request
+///   that needs a refresh meanwhile joins the one under way. A refresh token is never sent
+///   twice, and storage always holds the credential in use.
+/// - **Bodies that cannot be replayed**: a rejected request whose body is a stream
+///   (`URLRequest.hasReplayableBody` is false) still triggers the refresh, but is returned as it
+///   is instead of being sent again without its body.
 ///
 /// The token endpoint must be called through a pipeline without this middleware (see
 /// ``CredentialSource``). Copies of one middleware value share one credential and one refresh.
@@ -78,20 +91,41 @@ public struct AuthMiddleware: HTTPMiddleware {
     ///   `next` threw.
     public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
         guard !options.skips(request) else { return try await next(request) }
-        let (credential, epoch) = try await store.credential()
-        guard request.value(forHTTPHeaderField: credential.headerName) == nil else {
+        let lease = try await store.lease()
+        guard request.value(forHTTPHeaderField: lease.credential.headerName) == nil else {
             return try await next(request)
         }
         var authorized = request
-        try credential.authorize(&authorized)
+        try lease.credential.authorize(&authorized)
         let (data, response) = try await next(authorized)
         guard options.isUnauthorized(response) else { return (data, response) }
 
-        let fresh = try await store.refreshed(after: credential, epoch: epoch)
-        guard fresh != credential else { return (data, response) }
+        // Refreshed even when this request cannot be replayed, so the next one succeeds.
+        let fresh = try await store.refreshed(
+            after: lease.credential, identity: lease.identity, epoch: lease.epoch)
+        guard let fresh, fresh != lease.credential, request.hasReplayableBody else { return (data, response) }
         var replay = request
         try fresh.authorize(&replay)
         try Task.checkCancellation()
         return try await next(replay)
+    }
+
+    /// Sets the credential from outside a refresh: after a sign-in, on an account switch, or
+    /// `nil` on sign-out.
+    ///
+    /// The credential is written to the source first (``CredentialSource/persist(_:)``, or
+    /// ``CredentialSource/removeCredential()`` for `nil`), after any write already under way, then
+    /// used by every request that starts afterwards. It starts a new identity: a request sent
+    /// with the previous credential that is rejected is returned as it is, never replayed with
+    /// this one, and a refresh of the previous credential still under way is neither adopted nor
+    /// persisted when it ends. After `nil`, requests fail with
+    /// ``AuthError/reauthenticationRequired`` and the source is not asked to refresh until a
+    /// credential is set again.
+    ///
+    /// - Parameter credential: The new credential, or `nil` to sign out.
+    /// - Throws: ``AuthError/invalidCredential(reason:)`` for a credential that cannot be sent
+    ///   (nothing is written), or what the source threw while writing (nothing is changed).
+    public func setCredential(_ credential: Credential?) async throws {
+        try await store.replace(with: credential)
     }
 }

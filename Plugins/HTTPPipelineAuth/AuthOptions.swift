@@ -13,9 +13,13 @@ public struct AuthOptions: Sendable {
     /// another host). Default: none. A request that already carries the credential's header is
     /// never touched either.
     public var skips: @Sendable (URLRequest) -> Bool
-    /// A credential expiring within this window is refreshed before use.
+    /// A credential expiring within this window is refreshed in the background while it is
+    /// still sent. For a credential the middleware saw issued (by a refresh or
+    /// ``AuthMiddleware/setCredential(_:)``) the window is at most half its lifetime, so a token
+    /// shorter-lived than the window is renewed at its half-life, not on every request.
     public var proactiveRefreshWindow: Duration
-    /// How long a refresh may take before every waiter fails with ``AuthError/refreshTimedOut(after:)``.
+    /// How long a request waits for a refresh before it fails with
+    /// ``AuthError/refreshTimedOut(after:)``. The refresh itself goes on, and its result is used.
     public var refreshTimeout: Duration
     /// The most refreshes allowed within ``refreshLimitWindow``; one more fails with
     /// ``AuthError/tooManyRefreshes(limit:window:)`` without calling the source.
@@ -25,9 +29,16 @@ public struct AuthOptions: Sendable {
     /// After a failed refresh, requests within this time fail with the same error instead of
     /// calling the source again. Zero by default: the next request may try at once.
     public var cooldownAfterFailure: Duration
+    /// Whether every request asks the source for ``CredentialSource/currentCredential()``
+    /// (while no refresh or write is under way), so a credential changed in storage by another
+    /// part of the app is noticed without ``AuthMiddleware/setCredential(_:)``. A different
+    /// credential starts a new identity; `nil` after a credential signs out. Requires a source
+    /// whose ``CredentialSource/persist(_:)`` stores what `currentCredential()` returns. Off by
+    /// default: the source is read once.
+    public var readsSourceOnEveryRequest: Bool
 
     /// Status 401 means unauthorised, 60 s proactive window, 30 s refresh timeout, at most 5
-    /// refreshes a minute, no cooldown.
+    /// refreshes a minute, no cooldown, the source read once.
     public static let `default` = AuthOptions()
 
     /// Creates options; every parameter has the default described on ``default``.
@@ -40,6 +51,7 @@ public struct AuthOptions: Sendable {
     ///   - refreshLimit: The most refreshes within `refreshLimitWindow`.
     ///   - refreshLimitWindow: The window of the refresh limit.
     ///   - cooldownAfterFailure: How long a failed refresh keeps failing requests fast.
+    ///   - readsSourceOnEveryRequest: Whether every request reads the source.
     public init(
         isUnauthorized: @escaping @Sendable (HTTPURLResponse) -> Bool = { $0.statusCode == 401 },
         skips: @escaping @Sendable (URLRequest) -> Bool = { _ in false },
@@ -47,7 +59,8 @@ public struct AuthOptions: Sendable {
         refreshTimeout: Duration = .seconds(30),
         refreshLimit: Int = 5,
         refreshLimitWindow: Duration = .seconds(60),
-        cooldownAfterFailure: Duration = .zero
+        cooldownAfterFailure: Duration = .zero,
+        readsSourceOnEveryRequest: Bool = false
     ) {
         self.isUnauthorized = isUnauthorized
         self.skips = skips
@@ -56,6 +69,7 @@ public struct AuthOptions: Sendable {
         self.refreshLimit = max(refreshLimit, 1)
         self.refreshLimitWindow = max(refreshLimitWindow, .zero)
         self.cooldownAfterFailure = max(cooldownAfterFailure, .zero)
+        self.readsSourceOnEveryRequest = readsSourceOnEveryRequest
     }
 
     /// A predicate for servers that reject tokens with a 401, or with a `WWW-Authenticate`

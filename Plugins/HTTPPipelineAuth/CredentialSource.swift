@@ -5,6 +5,13 @@
 /// failed with the same credential, then ``persist(_:)`` once, before any of them is replayed,
 /// so a rotated refresh token is saved before it can be used twice.
 ///
+/// Store a new credential (and the refresh token that came with it) in ``persist(_:)``, not in
+/// ``refreshCredential(after:)``: the middleware persists a refresh's result only while it is
+/// still wanted (not after a sign-out or an account switch), and one write at a time, so storage
+/// always holds the credential in use. When the token endpoint rejects the refresh token, drop
+/// it and throw ``RefreshTokenRejected``: the middleware then asks for nothing until a new
+/// credential is set.
+///
 /// The refresh call usually goes through HTTP. Send it through a pipeline **without** the auth
 /// middleware (for example the same transport with only logging and retry): a token request
 /// routed through the auth middleware would wait on its own refresh.
@@ -30,11 +37,19 @@ public protocol CredentialSource: Sendable {
     /// - Parameter credential: The new credential.
     /// - Throws: When it cannot be saved; the refresh then fails and the credential is not used.
     func persist(_ credential: Credential) async throws
+
+    /// Deletes the stored credential, on sign-out (``AuthMiddleware/setCredential(_:)`` with `nil`).
+    ///
+    /// - Throws: When storage cannot be written; the sign-out then fails and nothing changes.
+    func removeCredential() async throws
 }
 
 extension CredentialSource {
     /// Keeps nothing: for sources whose refresh already stored the credential.
     public func persist(_ credential: Credential) async throws {}
+
+    /// Deletes nothing: for sources that keep nothing.
+    public func removeCredential() async throws {}
 }
 
 /// What a ``CredentialSource`` throws when the token endpoint says the refresh token itself is

@@ -1,40 +1,64 @@
 import Foundation
 import HTTPPipeline
 
-/// The one place that holds the current credential and runs refreshes, one at a time.
+/// The one place that holds the credential in use, its identity, and the refresh in flight.
 ///
-/// Single-flight: while a refresh runs, every caller that needs one waits on it; it is a `Task`
-/// held here, with the waiters' continuations. A waiter cancelled while waiting leaves at once
-/// with `CancellationError`; the refresh goes on for the others, and is cancelled only when no
-/// waiter is left. A timeout, independent of the source, fails the waiters if the source hangs.
+/// - **Identity**: every credential set from outside a refresh (``AuthMiddleware/setCredential(_:)``,
+///   or a different one read from the source) starts a new identity. A request remembers the
+///   identity it was authorised under, and a 401 to it is never answered with another identity's
+///   credential.
+/// - **Storage order**: every write to the source (a refresh's `persist`, a sign-in's `persist`,
+///   a sign-out's `removeCredential`) runs one at a time, and the credential it wrote is adopted
+///   before the next write starts, so storage always holds the credential in use (or the one
+///   about to be), never an older one.
+/// - **Refreshes** (in `CredentialStore+Refresh.swift`): one at a time per identity, never
+///   abandoned, each waiter bounded by the refresh timeout.
 actor CredentialStore {
-    private let source: any CredentialSource
-    private let options: AuthOptions
-    private let timeline: Timeline
-    private let now: @Sendable () -> Date
+    let source: any CredentialSource
+    let options: AuthOptions
+    let timeline: Timeline
+    let now: @Sendable () -> Date
 
-    private var current: Credential?
-    /// Whether `current` came from a refresh in this process: such a credential is refreshed
-    /// proactively only once it has really expired, so tokens that live shorter than the
-    /// proactive window do not cause a refresh per request.
-    private var currentIsFresh = false
-    private var loaded = false
-    /// The refresh in progress, if any: its number, its work, its timeout and its waiters.
-    private var flight: Int?
-    private var flights = 0
-    /// How many refreshes have completed (succeeded, failed or timed out), and how the last ended.
-    private var completed = 0
-    private var lastCompletion: Result<Credential, any Error>?
-    private var waiters: [UUID: CheckedContinuation<Credential, any Error>] = [:]
-    /// Outcomes of the most recent refreshes, by number: a caller that asked to wait on a refresh
-    /// may only get to register after it ended (the actor is free while the caller hops onto it).
-    private var outcomes: [Int: Result<Credential, any Error>] = [:]
-    /// Waiters cancelled before they got to register.
-    private var cancelledEarly: Set<UUID> = []
-    private var work: Task<Void, Never>?
-    private var timeout: Task<Void, Never>?
-    private var refreshTimes: [Duration] = []
-    private var lastFailure: (at: Duration, error: any Error)?
+    /// What a request was authorised with: the credential, its identity, and how many refreshes
+    /// had completed (the request's epoch).
+    struct Lease: Sendable {
+        let credential: Credential
+        let identity: Int
+        let epoch: Int
+    }
+
+    var current: Credential?
+    /// When `current` was issued, as far as this store knows: when a refresh or a sign-in gave
+    /// it. `nil` for a credential read from the source, whose age is unknown.
+    var currentIssuedAt: Date?
+    var loaded = false
+    var identity = 0
+    /// Bumped on every change of `current`, so a read of the source that overlapped a change
+    /// is recognised as stale.
+    var version = 0
+    /// The refresh token was rejected, or the user signed out: no refresh until a new
+    /// credential is set.
+    var needsSignIn = false
+    /// A credential set from outside is being written to the source: requests wait.
+    private var switching = false
+    private var switchWaiters: [CheckedContinuation<Void, Never>] = []
+
+    // Refresh state, used by CredentialStore+Refresh.swift.
+    var flight: Flight?
+    var flights = 0
+    var waiters: [UUID: Waiter] = [:]
+    var outcomes: [Int: Result<Credential?, any Error>] = [:]
+    var completed = 0
+    var lastCompletion: Result<Credential, any Error>?
+    var refreshTimes: [Duration] = []
+    var lastFailure: (at: Duration, error: any Error)?
+    var lastProactiveFailure: Duration?
+    var timer: Task<Void, Never>?
+    var timerGeneration = 0
+
+    // Storage writes, one at a time.
+    private(set) var storageBusy = false
+    private var storageQueue: [CheckedContinuation<Void, Never>] = []
 
     init(source: any CredentialSource, options: AuthOptions, timeline: Timeline, now: @escaping @Sendable () -> Date) {
         self.source = source
@@ -43,147 +67,153 @@ actor CredentialStore {
         self.now = now
     }
 
-    /// The credential to send now: loaded from the source the first time, refreshed first when
-    /// there is none or it expires within the proactive window.
+    /// The credential to send now, with its identity and epoch.
     ///
-    /// Also returns the number of refreshes completed so far: the request's epoch, which tells
-    /// later whether a refresh completed (and failed) while this request was under way.
-    func credential() async throws -> (Credential, epoch: Int) {
-        if !loaded {
-            let stored: Credential?
-            do {
-                stored = try await source.currentCredential()
-            } catch {
-                throw AuthError.refreshFailed(underlying: error)
-            }
-            // Another caller may have loaded or refreshed while this one waited.
-            if !loaded {
-                loaded = true
-                current = current ?? stored
-            }
-        }
-        guard let current else { return (try await refreshed(after: nil, epoch: completed), completed) }
-        if let expiry = current.expiresAt {
-            let remaining = expiry.timeIntervalSince(now())
-            if remaining <= 0 || (!currentIsFresh && remaining <= options.proactiveRefreshWindow.seconds) {
-                return (try await refreshed(after: current, epoch: completed), completed)
-            }
-        }
-        return (current, completed)
-    }
-
-    /// A credential newer than `failed`: the current one if it already replaced `failed` (a
-    /// stale token needs no refresh), else the result of the refresh in flight, else the failure
-    /// of a refresh that ran while this request (of `epoch`) was under way, else a new refresh.
-    func refreshed(after failed: Credential?, epoch: Int) async throws -> Credential {
-        if let current, current != failed { return current }
-        if let flight { return try await waitForRefresh(flight) }
-        if completed > epoch, case .failure(let error)? = lastCompletion {
-            throw error
-        }
-        let elapsed = timeline.elapsed
-        if let lastFailure, elapsed - lastFailure.at < options.cooldownAfterFailure {
-            throw lastFailure.error
-        }
-        refreshTimes.removeAll { elapsed - $0 >= options.refreshLimitWindow }
-        guard refreshTimes.count < options.refreshLimit else {
-            throw AuthError.tooManyRefreshes(limit: options.refreshLimit, window: options.refreshLimitWindow)
-        }
-        refreshTimes.append(elapsed)
-        return try await waitForRefresh(start(after: failed))
-    }
-
-    private func start(after failed: Credential?) -> Int {
-        flights += 1
-        let number = flights
-        flight = number
-        let source = self.source
-        work = Task {
-            let result: Result<Credential, any Error>
-            do {
-                let fresh = try await source.refreshCredential(after: failed)
-                try fresh.validate()
-                try await source.persist(fresh)
-                result = .success(fresh)
-            } catch {
-                result = .failure(error)
-            }
-            self.finish(number, with: result)
-        }
-        let timeline = self.timeline
-        let limit = options.refreshTimeout
-        timeout = Task {
-            guard (try? await timeline.sleep(for: limit)) != nil else { return }
-            self.finish(number, with: .failure(AuthError.refreshTimedOut(after: limit)))
-        }
-        return number
-    }
-
-    /// Waits for refresh number `number`; a cancelled waiter leaves at once.
-    private func waitForRefresh(_ number: Int) async throws -> Credential {
-        let id = UUID()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                if cancelledEarly.remove(id) != nil {
-                    continuation.resume(throwing: CancellationError())
-                } else if flight == number {
-                    waiters[id] = continuation
-                } else {
-                    continuation.resume(with: outcomes[number] ?? .failure(CancellationError()))
+    /// Loads from the source the first time (or every time, with
+    /// ``AuthOptions/readsSourceOnEveryRequest``). A credential that has expired is refreshed
+    /// first; one inside the proactive window is sent as it is while a refresh starts in the
+    /// background, so a token endpoint outage fails nothing until the credential really expires.
+    func lease() async throws -> Lease {
+        while true {
+            await waitWhileSwitching()
+            try await load()
+            let identity = self.identity
+            if let current {
+                guard let expiry = current.expiresAt else {
+                    return Lease(credential: current, identity: identity, epoch: completed)
+                }
+                let remaining = expiry.timeIntervalSince(now())
+                if remaining > 0 {
+                    if remaining <= proactiveWindow(until: expiry) {
+                        startProactiveRefresh(of: current, expiry: expiry)
+                    }
+                    return Lease(credential: current, identity: identity, epoch: completed)
                 }
             }
-        } onCancel: {
-            Task { await self.leave(id) }
+            let epoch = completed
+            if let fresh = try await refreshed(after: current, identity: identity, epoch: epoch) {
+                return Lease(credential: fresh, identity: identity, epoch: completed)
+            }
+            // The identity changed while this request waited: start again with the new one.
         }
     }
 
-    /// A waiter was cancelled: it leaves now; when it was the last, the refresh is abandoned.
-    /// (A waiter whose refresh already ended was resumed with its outcome: nothing to do.)
-    private func leave(_ id: UUID) {
-        guard let continuation = waiters.removeValue(forKey: id) else {
-            cancelledEarly.insert(id)
+    /// Sets the credential from outside a refresh: sign-in, account switch (a credential) or
+    /// sign-out (`nil`). A new identity starts at once: requests of the old one are no longer
+    /// replayed, and new requests wait until the credential is written to the source, then use it.
+    func replace(with credential: Credential?) async throws {
+        if let credential { try credential.validate() }
+        await acquireStorage()
+        defer { releaseStorage() }
+        beginIdentity()
+        switching = true
+        defer { endSwitch() }
+        if let credential {
+            try await source.persist(credential)
+        } else {
+            try await source.removeCredential()
+        }
+        adoptIdentity(credential, issuedAt: credential == nil ? nil : now())
+    }
+
+    /// Waits while an identity is being written, so nothing is sent or refreshed in between.
+    func waitWhileSwitching() async {
+        while switching {
+            await withCheckedContinuation { switchWaiters.append($0) }
+        }
+    }
+
+    private func endSwitch() {
+        switching = false
+        let waiters = switchWaiters
+        switchWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Reads the source the first time, or on every request when the options say so. A
+    /// different credential read later starts a new identity; `nil` after a credential is a
+    /// sign-out.
+    private func load() async throws {
+        guard !loaded || (options.readsSourceOnEveryRequest && flight == nil && !storageBusy) else { return }
+        let version = self.version
+        let stored: Credential?
+        do {
+            stored = try await source.currentCredential()
+        } catch {
+            throw AuthError.refreshFailed(underlying: error)
+        }
+        // Anything adopted while this read was under way is newer than what it read.
+        guard version == self.version else { return }
+        if !loaded {
+            loaded = true
+            current = stored
+            currentIssuedAt = nil
+            self.version += 1
             return
         }
-        continuation.resume(throwing: CancellationError())
-        if waiters.isEmpty, flight != nil {
-            work?.cancel()
-            timeout?.cancel()
-            if let flight { outcomes[flight] = .failure(CancellationError()) }
-            flight = nil
+        guard flight == nil, !storageBusy, stored != current else { return }
+        beginIdentity()
+        adoptIdentity(stored, issuedAt: nil)
+    }
+
+    /// Starts a new identity: the refresh of the old one (if any) is detached, its waiters told
+    /// to give up without a replay; its result will not be adopted.
+    private func beginIdentity() {
+        identity += 1
+        lastFailure = nil
+        lastProactiveFailure = nil
+        lastCompletion = nil
+        if let flight {
+            self.flight = nil
+            outcomes[flight.number] = .success(nil)
+            resumeWaiters(of: flight.number, with: .success(nil))
         }
     }
 
-    /// Ends refresh number `number` once: adopts the credential (already persisted) or records
-    /// the failure, then resumes every waiter with the same outcome.
-    private func finish(_ number: Int, with outcome: Result<Credential, any Error>) {
-        guard flight == number else { return }
-        flight = nil
-        let result = outcome.mapError(Self.mapped)
-        timeout?.cancel()
-        if case .failure(AuthError.refreshTimedOut) = result { work?.cancel() }
-        switch result {
-        case .success(let credential):
-            current = credential
-            currentIsFresh = true
-            loaded = true
-            lastFailure = nil
-        case .failure(let error):
-            if !(error is CancellationError) { lastFailure = (timeline.elapsed, error) }
-        }
-        outcomes[number] = result
-        outcomes = outcomes.filter { $0.key > number - 8 }
-        completed += 1
-        lastCompletion = result
-        let resumed = waiters.values
-        waiters.removeAll()
-        for waiter in resumed { waiter.resume(with: result) }
+    /// Adopts a credential that did not come from a refresh, for the identity just begun.
+    private func adoptIdentity(_ credential: Credential?, issuedAt: Date?) {
+        version += 1
+        loaded = true
+        current = credential
+        currentIssuedAt = issuedAt
+        needsSignIn = credential == nil
     }
 
-    private static func mapped(_ error: any Error) -> any Error {
-        switch error {
-        case is AuthError, is CancellationError: error
-        case is RefreshTokenRejected: AuthError.reauthenticationRequired
-        default: AuthError.refreshFailed(underlying: error)
+    /// Adopts the credential a refresh of the current identity produced (already persisted).
+    func adoptRefreshed(_ credential: Credential) {
+        current = credential
+        currentIssuedAt = now()
+        version += 1
+        loaded = true
+        needsSignIn = false
+        lastFailure = nil
+        lastProactiveFailure = nil
+    }
+
+    /// How close to its expiry the current credential is refreshed: the configured window, but
+    /// at most half the lifetime of a credential whose issue time is known, so a token that
+    /// lives shorter than the window is not refreshed on every request.
+    func proactiveWindow(until expiry: Date) -> TimeInterval {
+        let configured = options.proactiveRefreshWindow.seconds
+        guard let issued = currentIssuedAt else { return configured }
+        return min(configured, max(expiry.timeIntervalSince(issued), 0) / 2)
+    }
+
+    /// Waits until no other storage write runs, then claims storage.
+    func acquireStorage() async {
+        guard storageBusy else {
+            storageBusy = true
+            return
+        }
+        await withCheckedContinuation { storageQueue.append($0) }
+    }
+
+    /// Hands storage to the next writer, or frees it.
+    func releaseStorage() {
+        if storageQueue.isEmpty {
+            storageBusy = false
+        } else {
+            storageQueue.removeFirst().resume()
         }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPPipeline
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -38,7 +39,7 @@ extension RetryPolicy {
     /// - Parameter request: The request.
     /// - Returns: `true` when sending it twice is safe.
     public func isReplayable(_ request: URLRequest) -> Bool {
-        guard request.httpBodyStream == nil else { return false }
+        guard request.hasReplayableBody else { return false }
         let method = (request.httpMethod ?? "GET").uppercased()
         if idempotentMethods.contains(method) { return true }
         return request.value(forHTTPHeaderField: "Idempotency-Key")?.isEmpty == false

@@ -36,6 +36,10 @@ public struct StandardOptions: Sendable {
     public var credentials: (any CredentialSource)?
     /// How auth recognises rejection and limits refreshes.
     public var auth: AuthOptions
+    /// An auth middleware you made yourself, used instead of one built from ``credentials`` and
+    /// ``auth``: keep it to call `AuthMiddleware.setCredential(_:)` on sign-in, account switch
+    /// and sign-out. `nil` by default.
+    public var authMiddleware: AuthMiddleware?
     /// Logging; `nil` (none) by default.
     public var logging: Logging?
     /// Response decoding; `GzipOptions.default` by default, `nil` for none.
@@ -50,6 +54,7 @@ public struct StandardOptions: Sendable {
     ///   - retry: The retry policy, or `nil`.
     ///   - credentials: The credential source, or `nil`.
     ///   - auth: Auth options.
+    ///   - authMiddleware: Your own auth middleware, or `nil`.
     ///   - logging: Logging settings, or `nil`.
     ///   - gzip: Decoding options, or `nil`.
     ///   - clock: The clock for waits and timeouts.
@@ -58,6 +63,7 @@ public struct StandardOptions: Sendable {
         retry: RetryPolicy? = .default,
         credentials: (any CredentialSource)? = nil,
         auth: AuthOptions = .default,
+        authMiddleware: AuthMiddleware? = nil,
         logging: Logging? = nil,
         gzip: GzipOptions? = .default,
         clock: any Clock<Duration> = ContinuousClock()
@@ -66,6 +72,7 @@ public struct StandardOptions: Sendable {
         self.retry = retry
         self.credentials = credentials
         self.auth = auth
+        self.authMiddleware = authMiddleware
         self.logging = logging
         self.gzip = gzip
         self.clock = clock

@@ -41,7 +41,8 @@ public enum StandardPipeline {
         return Pipeline(transport: transport) {
             headers
             options.retry.map { RetryMiddleware(policy: $0, clock: options.clock) }
-            options.credentials.map { AuthMiddleware(source: $0, options: options.auth, clock: options.clock) }
+            options.authMiddleware
+                ?? options.credentials.map { AuthMiddleware(source: $0, options: options.auth, clock: options.clock) }
             options.logging.map { LoggingMiddleware(level: $0.level, sink: $0.sink, redaction: $0.redaction) }
             options.gzip.map { GzipMiddleware($0) }
         }

@@ -20,12 +20,19 @@ struct FaultInjectingTransport: HTTPTransport {
     let configuration: SoakConfiguration
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let token = request.value(forHTTPHeaderField: "Authorization")?.dropFirst("Bearer ".count)
+        let presented = token.map(String.init)
+        if let url = request.url, url.path == SoakRequest.checkPath {
+            server.checked(presented)
+            let accepted = server.accepts(presented, id: nil, attempt: 0)
+            return (Data(), try Self.response(url: url, status: accepted ? 204 : 401))
+        }
         guard let url = request.url, let id = SoakRequest.id(of: url) else {
             return (Data(), try Self.response(url: request.url, status: 400))
         }
-        let token = request.value(forHTTPHeaderField: "Authorization")?.dropFirst("Bearer ".count)
-        let presented = token.map(String.init)
-        guard server.accepts(presented) else { return (Data(), try Self.response(url: url, status: 401)) }
+        guard server.accepts(presented, id: id, attempt: HTTPAttempt.current ?? 0) else {
+            return (Data(), try Self.response(url: url, status: 401))
+        }
         if url.path.hasSuffix("/hang") {
             try await Task.sleep(for: .seconds(5))
             return (Data(), try Self.response(url: url, status: 599))
@@ -95,12 +102,23 @@ struct FaultInjectingTransport: HTTPTransport {
 
 /// The requests of a soak run and the body each one's response must decode to.
 enum SoakRequest {
+    /// The path of the request sent after the run to see which credential the pipeline uses.
+    static let checkPath = "/soak-check"
+
     static func url(id: Int, hang: Bool) -> URL {
         var components = URLComponents()
         components.scheme = "https"
         components.host = "soak.invalid"
         components.path = "/soak/\(id)" + (hang ? "/hang" : "")
         return components.url ?? URL(fileURLWithPath: "/soak/\(id)")
+    }
+
+    static var checkURL: URL {
+        var components = URLComponents()
+        components.scheme = "https"
+        components.host = "soak.invalid"
+        components.path = checkPath
+        return components.url ?? URL(fileURLWithPath: checkPath)
     }
 
     static func id(of url: URL) -> Int? {

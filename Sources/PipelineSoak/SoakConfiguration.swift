@@ -27,6 +27,15 @@ package struct SoakConfiguration: Sendable {
     package var maximumDelay: Duration
     /// The chance that a request's caller cancels it while its transport waits.
     package var cancellationRate: Double
+    /// How many times the run signs in to another account (evenly spread over the requests).
+    package var accountSwitches: Int
+    /// Every this many refreshes, the token endpoint answers slower than auth's timeout, and the
+    /// call ignores cancellation; 0 for never.
+    package var slowRefreshEvery: Int
+    /// How long a slow refresh takes.
+    package var slowRefresh: Duration
+    /// Auth's refresh timeout in the run.
+    package var refreshTimeout: Duration
 
     /// The shape of the benchmark's run: 100,000 requests, 64 at once.
     package static let full = SoakConfiguration(requests: 100_000)
@@ -44,7 +53,11 @@ package struct SoakConfiguration: Sendable {
         corruptGzipRate: Double = 0.01,
         delayRate: Double = 0.1,
         maximumDelay: Duration = .microseconds(500),
-        cancellationRate: Double = 0.01
+        cancellationRate: Double = 0.01,
+        accountSwitches: Int = 3,
+        slowRefreshEvery: Int = 4,
+        slowRefresh: Duration = .milliseconds(25),
+        refreshTimeout: Duration = .milliseconds(10)
     ) {
         self.requests = requests
         self.concurrency = concurrency
@@ -58,5 +71,9 @@ package struct SoakConfiguration: Sendable {
         self.delayRate = delayRate
         self.maximumDelay = maximumDelay
         self.cancellationRate = cancellationRate
+        self.accountSwitches = accountSwitches
+        self.slowRefreshEvery = slowRefreshEvery
+        self.slowRefresh = slowRefresh
+        self.refreshTimeout = refreshTimeout
     }
 }

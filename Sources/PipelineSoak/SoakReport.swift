@@ -11,6 +11,8 @@ package enum SoakOutcome: Hashable, Sendable, CustomStringConvertible {
     case gzipError
     /// The caller cancelled it.
     case cancelled
+    /// It waited on a refresh longer than auth's refresh timeout.
+    case refreshTimedOut
 
     package var description: String {
         switch self {
@@ -19,6 +21,7 @@ package enum SoakOutcome: Hashable, Sendable, CustomStringConvertible {
         case .transportError: "URLError"
         case .gzipError: "GzipError"
         case .cancelled: "CancellationError"
+        case .refreshTimedOut: "AuthError.refreshTimedOut"
         }
     }
 }
@@ -34,6 +37,8 @@ package struct SoakReport: Sendable {
     package var revocations = 0
     /// Times the client refreshed its token.
     package var refreshes = 0
+    /// Accounts the run signed in to (one more than its account switches).
+    package var accounts = 0
     /// Log records written.
     package var logRecords = 0
     /// Log records whose text held a token.

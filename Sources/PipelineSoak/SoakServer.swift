@@ -1,18 +1,43 @@
 import HTTPPipeline
 import HTTPPipelineAuth
 
-/// The server side of a soak run: which token is valid, how often it was revoked, and how often
-/// the client refreshed it. Shared by the transport (which checks and revokes) and the credential
-/// source (which refreshes).
+/// The server side of a soak run, and the client's token storage: which access token each
+/// account's API accepts, the refresh tokens the token endpoint rotates (a refresh token used
+/// twice is counted as reuse, which a real server punishes by logging the user out), and what the
+/// client's storage holds. Shared by the transport (which checks and revokes) and the credential
+/// source (which refreshes and persists).
+///
+/// It also watches two invariants as they happen: storage never holds an older credential than
+/// one in use, and no request is replayed under another account than the one it was sent as.
 package final class SoakServer: Sendable {
+    /// A token's account and generation, parsed from its text.
+    struct Minted: Equatable {
+        let account: Int
+        let generation: Int
+    }
+
     private struct State {
-        /// The token the server accepts, or `nil` after a revocation and before the next refresh.
-        var validToken: String?
-        /// The token the client holds.
-        var clientToken: String
-        var minted = 0
-        var revocations = 0
-        var refreshes = 0
+        var account = 0
+        /// Per account: the access token its API accepts (`nil` after a revocation), the refresh
+        /// token the endpoint accepts, how many tokens it minted, revocations and refreshes.
+        var validAccess: [Int: String] = [:]
+        var validRefresh: [Int: String] = [:]
+        var minted: [Int: Int] = [:]
+        var revocations: [Int: Int] = [:]
+        var refreshes: [Int: Int] = [:]
+        var refreshTokenReuses = 0
+        /// The client's storage.
+        var storedAccess: String?
+        var storedRefresh: String?
+        /// Refresh tokens issued with access tokens not persisted yet.
+        var pending: [String: String] = [:]
+        /// Per request id: the attempt and account of the last token seen, packed.
+        var seen: [UInt16]
+        var replaysUnderAnotherIdentity = 0
+        var credentialsInUseNotStored = 0
+        var storageRegressions = 0
+        /// The credential the check request after the run carried.
+        var checked: String?
     }
 
     /// Every token starts with this, so a log line holding one is easy to find.
@@ -20,60 +45,196 @@ package final class SoakServer: Sendable {
 
     private let state: Locked<State>
 
-    package init() {
-        let first = Self.secretPrefix + "0"
-        state = Locked(State(validToken: first, clientToken: first))
-    }
-
-    /// Times the valid token was revoked.
-    package var revocations: Int { state.withLock { $0.revocations } }
-    /// Times the client refreshed.
-    package var refreshes: Int { state.withLock { $0.refreshes } }
-    /// Whether the last revocation has not been followed by a refresh yet.
-    package var isRevoked: Bool { state.withLock { $0.validToken == nil } }
-
-    /// Whether `token` is the one the server accepts.
-    func accepts(_ token: String?) -> Bool {
-        state.withLock { $0.validToken != nil && $0.validToken == token }
-    }
-
-    /// Revokes `token` if it is the valid one; returns whether it was.
-    func revoke(_ token: String?) -> Bool {
+    /// - Parameter requests: How many request ids the run uses (for the per-request record).
+    package init(requests: Int) {
+        state = Locked(State(seen: Array(repeating: 0, count: max(requests, 0))))
+        let (access, refresh) = signIn()
         state.withLock { state in
-            guard state.validToken != nil, state.validToken == token else { return false }
-            state.validToken = nil
-            state.revocations += 1
+            state.storedAccess = access
+            state.storedRefresh = refresh
+        }
+    }
+
+    /// Creates a new account on the server, with a valid access and refresh token, and makes it
+    /// the one the run switches to. Returns its tokens.
+    @discardableResult
+    func signIn() -> (access: String, refresh: String) {
+        state.withLock { state in
+            state.account += 1
+            let account = state.account
+            let access = Self.secretPrefix + "a\(account)-0"
+            let refresh = "refresh-a\(account)-0"
+            state.minted[account] = 0
+            state.validAccess[account] = access
+            state.validRefresh[account] = refresh
+            state.pending[access] = refresh
+            return (access, refresh)
+        }
+    }
+
+    /// Times a valid token was revoked, over every account.
+    package var revocations: Int { state.withLock { $0.revocations.values.reduce(0, +) } }
+    /// Times the client refreshed, over every account.
+    package var refreshes: Int { state.withLock { $0.refreshes.values.reduce(0, +) } }
+    /// Accounts the run signed in to.
+    package var accounts: Int { state.withLock { $0.account } }
+
+    /// The broken invariants this server saw, in words.
+    package var violations: [String] {
+        state.withLock { state in
+            var violations: [String] = []
+            if state.refreshTokenReuses > 0 {
+                violations.append("a refresh token was sent twice \(state.refreshTokenReuses) times")
+            }
+            if state.replaysUnderAnotherIdentity > 0 {
+                violations.append("\(state.replaysUnderAnotherIdentity) requests were replayed under another identity")
+            }
+            if state.credentialsInUseNotStored > 0 {
+                violations.append("\(state.credentialsInUseNotStored) requests carried a credential newer than storage")
+            }
+            if state.storageRegressions > 0 {
+                violations.append("storage was overwritten with an older credential \(state.storageRegressions) times")
+            }
+            for account in 1...max(state.account, 1) {
+                let revoked = state.revocations[account, default: 0]
+                let refreshed = state.refreshes[account, default: 0]
+                let pending = state.validAccess[account] == nil ? 1 : 0
+                // The current account refreshes once per revocation but a last one not met yet;
+                // an earlier one may also have left its last revocation to the switch.
+                let fewest = revoked - pending - (account == state.account ? 0 : 1)
+                if refreshed > revoked || refreshed < fewest {
+                    violations.append("account \(account): \(refreshed) refreshes for \(revoked) revocations")
+                }
+            }
+            return violations
+        }
+    }
+
+    /// Records the credential the check request after the run carried.
+    func checked(_ token: String?) {
+        state.withLock { $0.checked = token }
+    }
+
+    /// Whether the check request carried what storage holds: the credential in use is stored.
+    package var storageHoldsTheCredentialInUse: Bool {
+        state.withLock { $0.checked != nil && $0.checked == $0.storedAccess }
+    }
+
+    /// What storage holds now.
+    var storedAccess: String? { state.withLock { $0.storedAccess } }
+
+    /// Whether `token` is the one its account accepts. Also checks that storage holds it (or a
+    /// newer one of the account), and that request `id`'s attempt was not sent before under
+    /// another account.
+    func accepts(_ token: String?, id: Int?, attempt: Int) -> Bool {
+        guard let token, let minted = Self.parse(token) else { return false }
+        return state.withLock { state in
+            if let stored = state.storedAccess.flatMap(Self.parse), stored.account == minted.account,
+                stored.generation < minted.generation
+            {
+                state.credentialsInUseNotStored += 1
+            }
+            if let id, state.seen.indices.contains(id) {
+                let packed = UInt16(truncatingIfNeeded: attempt) << 8 | UInt16(truncatingIfNeeded: minted.account)
+                let previous = state.seen[id]
+                if previous != 0, previous >> 8 == packed >> 8, previous != packed {
+                    state.replaysUnderAnotherIdentity += 1
+                }
+                state.seen[id] = packed
+            }
+            return state.validAccess[minted.account] == token
+        }
+    }
+
+    /// Revokes `token` if it is the valid one of its account; returns whether it was.
+    func revoke(_ token: String?) -> Bool {
+        guard let token, let minted = Self.parse(token) else { return false }
+        return state.withLock { state in
+            guard state.validAccess[minted.account] == token else { return false }
+            state.validAccess[minted.account] = nil
+            state.revocations[minted.account, default: 0] += 1
             return true
         }
     }
 
-    var clientToken: String { state.withLock { $0.clientToken } }
-
-    /// The token endpoint: mints a new token, which the server accepts from now on.
-    func refresh() -> String {
-        state.withLock { state in
-            state.minted += 1
-            state.refreshes += 1
-            let token = Self.secretPrefix + String(state.minted)
-            state.validToken = token
-            state.clientToken = token
-            return token
+    /// The token endpoint: exchanges the stored refresh token for a new access and refresh
+    /// token of its account, at once. A refresh token already spent counts as reuse.
+    func refresh() throws -> String {
+        try state.withLock { state in
+            guard let refresh = state.storedRefresh, let account = Self.account(ofRefresh: refresh) else {
+                throw RefreshTokenRejected()
+            }
+            guard state.validRefresh[account] == refresh else {
+                state.refreshTokenReuses += 1
+                throw RefreshTokenRejected()
+            }
+            let generation = state.minted[account, default: 0] + 1
+            state.minted[account] = generation
+            state.refreshes[account, default: 0] += 1
+            let access = Self.secretPrefix + "a\(account)-\(generation)"
+            let next = "refresh-a\(account)-\(generation)"
+            state.validAccess[account] = access
+            state.validRefresh[account] = next
+            state.pending[access] = next
+            return access
         }
+    }
+
+    /// The client's storage: keeps `access` with the refresh token issued with it.
+    func store(_ access: String?) {
+        state.withLock { state in
+            if let new = access.flatMap(Self.parse), let old = state.storedAccess.flatMap(Self.parse),
+                new.account == old.account, new.generation < old.generation
+            {
+                state.storageRegressions += 1
+            }
+            state.storedAccess = access
+            state.storedRefresh = access.flatMap { state.pending.removeValue(forKey: $0) }
+        }
+    }
+
+    static func parse(_ token: String) -> Minted? {
+        guard token.hasPrefix(secretPrefix) else { return nil }
+        let parts = token.dropFirst(secretPrefix.count).dropFirst().split(separator: "-")
+        guard parts.count == 2, let account = Int(parts[0]), let generation = Int(parts[1]) else { return nil }
+        return Minted(account: account, generation: generation)
+    }
+
+    private static func account(ofRefresh token: String) -> Int? {
+        let parts = token.dropFirst("refresh-a".count).split(separator: "-")
+        return parts.first.flatMap { Int($0) }
     }
 }
 
-/// The client's credential store in a soak run: the token it holds, and a refresh that asks the
-/// ``SoakServer`` for a new one.
+/// The client's credential store in a soak run: storage on the ``SoakServer``, a refresh that
+/// asks its token endpoint, and, every `slowEvery`-th refresh, an answer slower than auth's
+/// refresh timeout that ignores cancellation (as many HTTP clients do).
 struct SoakCredentials: CredentialSource {
     let server: SoakServer
+    let slowEvery: Int
+    let slowness: Duration
+    let count = Locked(0)
 
-    func currentCredential() async throws -> Credential? { .bearer(server.clientToken) }
+    func currentCredential() async throws -> Credential? { server.storedAccess.map { .bearer($0) } }
 
     func refreshCredential(after failed: Credential?) async throws -> Credential {
-        // A refresh its last waiter abandoned must not mint a token the store will never use.
-        try Task.checkCancellation()
-        return .bearer(server.refresh())
+        let token = try server.refresh()
+        let number = count.withLock { count in
+            count += 1
+            return count
+        }
+        if slowEvery > 0, number % slowEvery == 0 {
+            let slowness = self.slowness
+            await Task { try? await Task.sleep(for: slowness) }.value  // not cancelled with the caller
+        }
+        return .bearer(token)
     }
 
-    func persist(_ credential: Credential) async throws {}
+    func persist(_ credential: Credential) async throws {
+        server.store(credential.token)
+    }
+
+    func removeCredential() async throws {
+        server.store(nil)
+    }
 }

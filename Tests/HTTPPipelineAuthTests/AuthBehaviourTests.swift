@@ -93,20 +93,22 @@ import FoundationNetworking
         #expect(source.refreshes == 1)
     }
 
-    @Test func cancellingEveryWaiterAbandonsTheRefreshAndALaterRequestStartsAnew() async throws {
+    @Test func cancellingEveryWaiterLeavesTheRefreshRunningAndALaterRequestJoinsIt() async throws {
         let gate = Gate()
         let source = TestSource(gate: gate)
-        let transport = server(accepting: { "token-2" })
+        let transport = server(accepting: { "token-1" })
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
         let call = Task { try await pipeline.send(URLRequest(url: testURL)) }
         await eventually { gate.waiting == 1 }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
-        await eventually { gate.waiting == 0 }
-        #expect(gate.waiting == 0, "the refresh task was cancelled")
+        #expect(gate.waiting == 1, "the token call is never abandoned")
+        let later = Task { try await pipeline.send(URLRequest(url: testURL)) }
+        await eventually { transport.requests.count == 2 }
         gate.open()
-        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
-        #expect(source.refreshes == 2)
+        #expect(try await later.value.1.statusCode == 200)
+        #expect(source.refreshes == 1)
+        #expect(source.state.value.persisted == ["token-1"])
     }
 
     @Test func credentialDescriptionNeverShowsTheToken() {

@@ -109,7 +109,20 @@ struct TokenEndpointDown: Error {}
         let calls = (0..<10).map { _ in Task { try await pipeline.send(URLRequest(url: testURL)) } }
         await eventually { transport.requests.count == 10 }
         await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(5))
+        // Each waiter times out five seconds after it joined the refresh; one that joined after
+        // an advance needs another.
+        let ended = Locked(0)
+        let watchers = calls.map { call in
+            Task {
+                _ = try? await call.value
+                ended.withLock { $0 += 1 }
+            }
+        }
+        for _ in 0..<100 where ended.value < calls.count {
+            clock.advance(by: .seconds(5))
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        for watcher in watchers { await watcher.value }
         for call in calls {
             await #expect { try await call.value } throws: { error in
                 if case AuthError.refreshTimedOut(after: .seconds(5)) = error { return true }

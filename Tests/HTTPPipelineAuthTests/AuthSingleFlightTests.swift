@@ -50,10 +50,11 @@ import FoundationNetworking
         #expect(source.refreshes == 1, "the stale token was replaced without a second refresh")
     }
 
-    @Test func expiringCredentialIsRefreshedBeforeUseOnceForAllConcurrentRequests() async throws {
+    @Test func expiringCredentialIsSentWhileOneBackgroundRefreshReplacesItForAllConcurrentRequests() async throws {
         let now = Date(timeIntervalSince1970: 1_000_000)
-        let source = TestSource(current: .bearer("token-0", expiresAt: now.addingTimeInterval(10)))
-        let transport = server(accepting: { "token-1" })
+        let gate = Gate()
+        let source = TestSource(current: .bearer("token-0", expiresAt: now.addingTimeInterval(10)), gate: gate)
+        let transport = ScriptedTransport { _ in .ok() }
         let pipeline = Pipeline(transport: transport) {
             AuthMiddleware(
                 source: source, options: AuthOptions(proactiveRefreshWindow: .seconds(60)), clock: ManualClock(),
@@ -64,9 +65,11 @@ import FoundationNetworking
                 group.addTask { _ = try? await pipeline.send(URLRequest(url: testURL)) }
             }
         }
+        #expect(transport.requests.count == 50, "nobody waited for the refresh")
+        #expect(transport.requests.allSatisfy { $0.value(forHTTPHeaderField: "Authorization") == "Bearer token-0" })
+        gate.open()
+        #expect(try await sendsEventually("Bearer token-1", through: pipeline, recordedBy: transport))
         #expect(source.refreshes == 1)
-        #expect(transport.requests.count == 50, "no request was sent with the expiring token")
-        #expect(transport.requests.allSatisfy { $0.value(forHTTPHeaderField: "Authorization") == "Bearer token-1" })
     }
 
     @Test func refreshedTokenShorterThanTheWindowIsUsedUntilItReallyExpires() async throws {

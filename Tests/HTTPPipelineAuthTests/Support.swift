@@ -20,6 +20,8 @@ final class TestSource: CredentialSource {
         var failure: (any Error)?
         var gate: Gate?
         var nextToken: (@Sendable (Int) -> String)?
+        var removals = 0
+        var removalFailure: (any Error)?
     }
     let state: Locked<State>
     let events: Locked<[String]>
@@ -54,7 +56,18 @@ final class TestSource: CredentialSource {
 
     func persist(_ credential: Credential) async throws {
         events.withLock { $0.append("persist \(credential.token)") }
-        state.withLock { $0.persisted.append(credential.token) }
+        state.withLock { state in
+            state.persisted.append(credential.token)
+            state.current = credential
+        }
+    }
+
+    func removeCredential() async throws {
+        try state.withLock { state in
+            if let failure = state.removalFailure { throw failure }
+            state.removals += 1
+            state.current = nil
+        }
     }
 }
 

@@ -7,7 +7,7 @@ import Testing
     func everyRequestThroughTheStandardPipelineEndsInExactlyOneTypedOutcomeUnderInjectedFaults() async {
         let report = await SoakRun.run(SoakConfiguration(requests: 4_000, warmUpRequests: 0))
 
-        #expect(report.violations == [])
+        #expect(report.violations == [], "outcomes: \(report.outcomes)")
         #expect(report.answered == 4_000)
         #expect(report.outcomes[.ok, default: 0] > 3_000)
         for outcome in [SoakOutcome.cancelled, .gzipError] {
@@ -15,6 +15,8 @@ import Testing
         }
         #expect(report.revocations > 0)
         #expect(report.refreshes > 0)
+        #expect(report.accounts == 4, "three account switches")
+        #expect(report.outcomes[.refreshTimedOut, default: 0] > 0, "no request outwaited a slow refresh")
         #expect(report.logRecords >= 4_000)
     }
 
@@ -32,7 +34,8 @@ import Testing
 
         #expect(report.violations == [])
         #expect(report.revocations > 5)
-        #expect(report.refreshes == report.revocations || report.refreshes == report.revocations - 1)
+        #expect(report.refreshes <= report.revocations)
+        #expect(report.refreshes >= report.revocations - report.accounts)
     }
 
     @Test func aRunWhoseRetryableFailuresWereNotRetriedBreaksTheOutcomeBounds() {
