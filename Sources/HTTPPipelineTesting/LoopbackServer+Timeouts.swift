@@ -21,7 +21,8 @@ extension LoopbackServer {
         /// body), however steadily its bytes come; then it gets `408 Request Timeout` and the
         /// connection is closed.
         ///
-        /// A route's ``Response/delay`` and the time the answer takes to send do not count.
+        /// A route's ``Response/delay`` and the time the answer takes to send do not count. Zero
+        /// or less answers `408` to a request that does not arrive in one piece.
         public var request: Duration
 
         /// Creates timeouts.
