@@ -8,12 +8,26 @@ extension LoopbackServer.Core {
     /// if the wake pipe were missed.
     static let delaySlice = Duration.milliseconds(50)
 
-    /// Serves requests on one connection until it closes, fails, idles out or the server stops.
+    /// How a wait for more of a request ended.
+    private enum ReadOutcome {
+        /// Bytes arrived and went to the parser.
+        case received
+        /// The client closed or failed, or the server is stopping.
+        case ended
+        /// The idle timeout passed with nothing read, or the request timeout passed.
+        case timedOut
+    }
+
+    /// Serves requests on one connection until it closes, fails, times out or the server stops.
     ///
     /// The caller closes `fd` afterwards.
     func serveConnection(_ fd: Int32, wakeFD: Int32) {
+        LoopbackServer.POSIX.setSendTimeout(fd, timeouts.idle)
         var parser = LoopbackServer.RequestParser()
         var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // When the request being received must be complete: the request timeout after its first
+        // byte was seen; `nil` while nothing of a request has arrived.
+        var requestDeadline: ContinuousClock.Instant?
         while true {
             let parsed: LoopbackServer.RequestParser.Parsed
             do {
@@ -21,8 +35,23 @@ extension LoopbackServer.Core {
                     if parser.takeContinueRequest() {
                         guard LoopbackServer.POSIX.sendAll(fd, LoopbackServer.Response.continueBytes) else { return }
                     }
-                    guard readMore(fd, wakeFD: wakeFD, buffer: &readBuffer, into: &parser) else { return }
-                    continue
+                    if requestDeadline == nil && !parser.isBetweenRequests {
+                        requestDeadline = ContinuousClock.now + timeouts.request
+                    }
+                    switch readMore(fd, wakeFD: wakeFD, deadline: requestDeadline, buffer: &readBuffer, into: &parser) {
+                    case .received:
+                        continue
+                    case .ended:
+                        return
+                    case .timedOut:
+                        // An idle connection just closes; a request cut short learns why.
+                        if !parser.isBetweenRequests,
+                            LoopbackServer.POSIX.sendAll(fd, LoopbackServer.Response.requestTimeoutBytes)
+                        {
+                            closeGracefully(fd, wakeFD: wakeFD)
+                        }
+                        return
+                    }
                 }
                 parsed = next
             } catch {
@@ -30,6 +59,7 @@ extension LoopbackServer.Core {
                 closeGracefully(fd, wakeFD: wakeFD)
                 return
             }
+            requestDeadline = nil
             guard answer(parsed, on: fd, wakeFD: wakeFD) else { return }
         }
     }
@@ -56,22 +86,31 @@ extension LoopbackServer.Core {
         return keepAlive
     }
 
-    /// Reads what the client sent next into the parser.
-    ///
-    /// - Returns: `false` when the client closed, failed or idled out, or the server is stopping.
+    /// Waits for the client's next bytes, at most the idle timeout and never past `deadline`, and
+    /// hands them to the parser.
     private func readMore(
         _ fd: Int32,
         wakeFD: Int32,
+        deadline: ContinuousClock.Instant?,
         buffer: inout [UInt8],
         into parser: inout LoopbackServer.RequestParser
-    ) -> Bool {
-        guard LoopbackServer.POSIX.wait(for: fd, wake: wakeFD, timeout: Self.idleTimeout) == .readable,
-            case .bytes(let count) = LoopbackServer.POSIX.receive(fd, into: &buffer)
-        else {
-            return false
+    ) -> ReadOutcome {
+        var timeout = timeouts.idle
+        if let deadline {
+            // Checked before waiting: a client that always has a byte ready would otherwise
+            // never see a wait time out.
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return .timedOut }
+            timeout = min(timeout, left)
         }
+        switch LoopbackServer.POSIX.wait(for: fd, wake: wakeFD, timeout: timeout) {
+        case .woken: return .ended
+        case .timedOut: return .timedOut
+        case .readable: break
+        }
+        guard case .bytes(let count) = LoopbackServer.POSIX.receive(fd, into: &buffer) else { return .ended }
         parser.append(buffer[..<count])
-        return true
+        return .received
     }
 
     /// Waits for `delay` in slices, ending early when the server stops.
@@ -90,12 +129,13 @@ extension LoopbackServer.Core {
     }
 
     /// Ends the connection after its last answer: sends FIN, then reads and discards whatever
-    /// the client still sends until it closes too, the linger time passes or the server stops.
+    /// the client still sends until it closes too, the linger time (never longer than the idle
+    /// timeout) passes or the server stops.
     private func closeGracefully(_ fd: Int32, wakeFD: Int32) {
         LoopbackServer.POSIX.shutdownWrite(fd)
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
         let clock = ContinuousClock()
-        let deadline = clock.now + Self.lingerTimeout
+        let deadline = clock.now + min(Self.lingerTimeout, timeouts.idle)
         while clock.now < deadline,
             LoopbackServer.POSIX.wait(for: fd, wake: wakeFD, timeout: deadline - clock.now) == .readable,
             case .bytes = LoopbackServer.POSIX.receive(fd, into: &scratch)

@@ -35,13 +35,19 @@ extension LoopbackServer {
     /// Every thread retains the core rather than the ``LoopbackServer``, so dropping the last
     /// reference to the server runs its `deinit`, which stops the core.
     final class Core: Sendable {
-        /// How long a connection may stay silent before the server closes it.
-        static let idleTimeout = Duration.seconds(5)
-
+        /// How long clients may take; see ``LoopbackServer/Timeouts``.
+        let timeouts: Timeouts
+        /// Starts the accept thread and the connection threads.
+        let threadStarter: ThreadStarter
         /// The state, behind a lock the thread sanitizer can see.
         let state = Locked(State())
         /// Entered for the accept thread and every connection thread; `stop()` waits on it.
         let workers = DispatchGroup()
+
+        init(timeouts: Timeouts, threadStarter: ThreadStarter) {
+            self.timeouts = timeouts
+            self.threadStarter = threadStarter
+        }
 
         /// Binds the listening socket and starts the accept thread; see ``LoopbackServer/start()``.
         func start() throws(LoopbackServer.Error) {
@@ -59,12 +65,19 @@ extension LoopbackServer {
                     POSIX.closeDescriptor(listener.fd)
                     throw error
                 }
+                let started = spawn(named: "lo:\(listener.port) accept") { core in
+                    core.acceptLoop(listenFD: listener.fd, port: listener.port, wakeFD: wakePipe.read)
+                }
+                guard started == 0 else {
+                    POSIX.closeDescriptor(listener.fd)
+                    POSIX.closeDescriptor(wakePipe.read)
+                    POSIX.closeDescriptor(wakePipe.write)
+                    throw .systemCallFailed(call: "pthread_create", errno: started)
+                }
+                // The accept thread touches the state only under this lock, so it sees all of it.
                 state.port = listener.port
                 state.wakePipe = wakePipe
                 state.phase = .running
-                spawn(named: "lo:\(listener.port) accept") { core in
-                    core.acceptLoop(listenFD: listener.fd, port: listener.port, wakeFD: wakePipe.read)
-                }
             }
         }
 
@@ -93,15 +106,19 @@ extension LoopbackServer {
         /// Runs `body` on a new thread that counts as a worker until `body` returns.
         ///
         /// Names stay within the 15 characters Linux keeps: `lo:<port> accept`, `lo:<port> conn`.
-        private func spawn(named name: String, _ body: @escaping @Sendable (Core) -> Void) {
+        ///
+        /// - Returns: `0`, or the error number when the thread could not start; then `body` never
+        ///   runs and the thread does not count, so `stop()` does not wait for it.
+        private func spawn(named name: String, _ body: @escaping @Sendable (Core) -> Void) -> Int32 {
             workers.enter()
-            let thread = Thread { [self] in
-                POSIX.nameCurrentThread(name)
+            let result = threadStarter.startThread(named: name) { [self] in
                 body(self)
                 workers.leave()
             }
-            thread.name = name
-            thread.start()
+            if result != 0 {
+                workers.leave()
+            }
+            return result
         }
 
         /// Accepts connections until the wake pipe fires, then closes the listening socket.
@@ -125,12 +142,25 @@ extension LoopbackServer {
                     POSIX.closeDescriptor(fd)
                     return
                 }
-                spawn(named: "lo:\(port) conn") { core in
+                let started = spawn(named: "lo:\(port) conn") { core in
                     core.serveConnection(fd, wakeFD: wakeFD)
                     core.state.withLock { _ = $0.openConnections.remove(fd) }
                     POSIX.closeDescriptor(fd)
                 }
+                if started != 0 {
+                    refuse(fd)
+                }
             }
+        }
+
+        /// Closes a connection no thread will serve (a thread limit was reached), so its client
+        /// sees a closed connection at once instead of waiting for an answer that never comes.
+        private func refuse(_ fd: Int32) {
+            state.withLock { state in
+                state.openConnections.remove(fd)
+                state.connectionsAccepted -= 1
+            }
+            POSIX.closeDescriptor(fd)
         }
 
         /// Records a complete request and finds the handler for it; a `HEAD` request with no

@@ -64,6 +64,11 @@ extension LoopbackServer.Response {
         "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8
     )
 
+    /// The answer to a request that did not arrive in time; the connection closes after it.
+    static let requestTimeoutBytes = Array(
+        "HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8
+    )
+
     /// The interim answer to `Expect: 100-continue`.
     static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 

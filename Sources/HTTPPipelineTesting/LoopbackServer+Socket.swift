@@ -161,6 +161,18 @@ extension LoopbackServer {
             return true
         }
 
+        /// Makes a `send` on `fd` that can write nothing for `timeout` fail instead of blocking
+        /// on: a client that reads none of a response cannot hold its connection forever.
+        static func setSendTimeout(_ fd: Int32, _ timeout: Duration) {
+            // A zero `timeval` would mean no timeout at all; wait at least a millisecond.
+            let (seconds, attoseconds) = max(timeout, .milliseconds(1)).components
+            var value = timeval(
+                tv_sec: .init(clamping: seconds),
+                tv_usec: .init(attoseconds / 1_000_000_000_000)
+            )
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        }
+
         /// Ends both directions, waking any thread blocked in `recv` or `send` on `fd`.
         static func shutdownBoth(_ fd: Int32) {
             _ = shutdown(fd, Int32(SHUT_RDWR))

@@ -25,16 +25,21 @@ import HTTPPipeline
 ///   method and path again replaces the earlier response. A `HEAD` request with no route of its
 ///   own is answered by the `GET` route of its path, without the body.
 /// - Serves each connection on its own thread, so one route's ``Response/delay`` never holds up
-///   another connection. Connections are kept alive unless the client asks otherwise.
+///   another connection. Connections are kept alive unless the client asks otherwise. When no
+///   thread can be started for a connection (a process or user thread limit was reached), the
+///   connection is closed at once, so its client sees a closed connection rather than a hang.
 /// - Reads bodies framed by `Content-Length` or `Transfer-Encoding: chunked` (decoded), and
 ///   answers `100 Continue` to `Expect: 100-continue`.
 /// - Answers anything malformed or too large with `400 Bad Request` and closes the connection:
 ///   a request head is at most 16 KiB with at most 100 header fields, a body at most 8 MiB.
-/// - Closes a connection that sends nothing for 5 seconds.
+/// - Closes a connection whose client stays silent for ``Timeouts/idle`` (5 seconds by default),
+///   takes longer than ``Timeouts/request`` (10 seconds) to send a request however steadily its
+///   bytes come, or takes none of a response for the idle timeout. A request cut short is
+///   answered with `408 Request Timeout` first. Pass other ``Timeouts`` to ``init(timeouts:)``.
 ///
-/// ``stop()`` closes every socket and waits for every thread it started; it also runs when the
-/// server is deinitialised, but call it explicitly: a route closure that captures the server keeps
-/// it alive.
+/// ``stop()`` shuts down every connection, whatever its client is doing, and waits for every
+/// thread it started; it also runs when the server is deinitialised, but call it explicitly: a
+/// route closure that captures the server keeps it alive.
 ///
 /// The type does not depend on any test framework, so it works with Swift Testing and XCTest.
 public final class LoopbackServer: Sendable {
@@ -45,8 +50,8 @@ public final class LoopbackServer: Sendable {
         /// ``LoopbackServer/start()`` was called after ``LoopbackServer/stop()``; a stopped
         /// server cannot be restarted. Create a new one.
         case alreadyStopped
-        /// A system call setting up the listening socket failed; `call` names it and `errno` is
-        /// the error number it reported.
+        /// A system call setting up the listening socket or starting the accept thread failed;
+        /// `call` names it and `errno` is the error number it reported.
         case systemCallFailed(call: String, errno: Int32)
 
         /// A one-line explanation of the failure.
@@ -61,10 +66,21 @@ public final class LoopbackServer: Sendable {
 
     /// The threads, sockets and state the server runs on. Its threads retain the core, never the
     /// server, so a server that is no longer referenced still stops in `deinit`.
-    let core = Core()
+    let core: Core
 
     /// Creates a stopped server with no routes.
-    public init() {}
+    ///
+    /// - Parameter timeouts: How long a client may stay silent, and take to send a request,
+    ///   before the server closes its connection; ``Timeouts/default`` unless you pass others.
+    public init(timeouts: Timeouts = .default) {
+        core = Core(timeouts: timeouts, threadStarter: .system)
+    }
+
+    /// Creates a stopped server with no routes whose threads `threadStarter` starts; tests give
+    /// it one that fails.
+    package init(timeouts: Timeouts = .default, threadStarter: ThreadStarter) {
+        core = Core(timeouts: timeouts, threadStarter: threadStarter)
+    }
 
     deinit {
         core.stop()
@@ -76,7 +92,7 @@ public final class LoopbackServer: Sendable {
     ///
     /// - Throws: ``Error/alreadyStarted`` if the server is running, ``Error/alreadyStopped`` if
     ///   it was stopped, or ``Error/systemCallFailed(call:errno:)`` if the socket could not be set
-    ///   up.
+    ///   up or the accept thread could not start; the server can then be started again.
     public func start() throws(Error) {
         try core.start()
     }
@@ -140,8 +156,11 @@ public final class LoopbackServer: Sendable {
 
     /// Stops accepting, closes every connection and waits for every thread the server started.
     ///
-    /// A request waiting out its ``Response/delay`` is abandoned without an answer. Calling it
-    /// again, or before ``start()``, does nothing; it returns once the server is fully stopped.
+    /// It returns promptly whatever clients are doing: a connection that is silent, half sent,
+    /// trickling in or not reading its response is shut down, and a request waiting out its
+    /// ``Response/delay`` is abandoned without an answer. Only a route closure that is running
+    /// holds it up until the closure returns. Calling it again, or before ``start()``, does
+    /// nothing; it returns once the server is fully stopped.
     /// Do not call it from a route closure: it would wait for its own thread.
     public func stop() {
         core.stop()

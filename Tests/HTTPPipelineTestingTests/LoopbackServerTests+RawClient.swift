@@ -83,6 +83,16 @@ final class LoopbackRawClient {
         }
     }
 
+    /// Waits at most `timeout` for the server to send something or close the connection, without
+    /// reading; returns whether it did.
+    func isReadable(within timeout: Duration) -> Bool {
+        guard pending.isEmpty else { return true }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        return poll(&entry, 1, milliseconds) > 0
+    }
+
     /// Reads every byte until the server closes the connection.
     func readUntilClosed() throws -> [UInt8] {
         while try fill() {}

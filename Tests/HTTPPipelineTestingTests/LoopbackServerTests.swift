@@ -405,21 +405,6 @@ extension LoopbackServerTests {
         #expect(try client.readUntilClosed().isEmpty)
     }
 
-    /// Waits up to two seconds for `condition` to hold.
-    func eventually(
-        _ condition: () throws -> Bool,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        let deadline = ContinuousClock.now + .seconds(2)
-        while try !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("condition did not hold within 2 s", sourceLocation: sourceLocation)
-                return
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
     /// How many sockets and pipes this process has open (timers and event descriptors of the
     /// concurrency runtime come and go on their own, so they are left out).
     /// This process's descriptors for TCP sockets whose local port is `port`: the server's
@@ -440,14 +425,6 @@ extension LoopbackServerTests {
         return try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter { fd in
             let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
             return target.map(inodes.contains) ?? false
-        }
-    }
-
-    /// Names of this process's threads that belong to the server on `port`.
-    func serverThreadNames(port: Int) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { task in
-            let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
-            return name.flatMap { $0.hasPrefix("lo:\(port) ") ? $0 : nil }
         }
     }
 }
