@@ -41,18 +41,36 @@ public import FoundationNetworking
 /// ## Already-decoded bodies
 /// `URLSession` (`URLSessionTransport`) inflates gzip and deflate bodies itself
 /// (and brotli: curl on Linux, CFNetwork on Darwin) and keeps both `Content-Encoding` and the
-/// compressed `Content-Length`. Such a body must be passed through, never decoded twice. A body
-/// is taken as already decoded, and handed on with `Content-Encoding` removed and
-/// `Content-Length` corrected, when:
+/// compressed `Content-Length`; a chunked response has no `Content-Length` at all. Such a body
+/// must be passed through, never decoded twice. A body is taken as already decoded, and handed
+/// on with `Content-Encoding` removed and `Content-Length` corrected, when:
 /// 1. its `Content-Length` is present and differs from its size (the bytes were transformed
 ///    below this layer) — this holds even when the decoded body is itself gzip, and for codings
 ///    this layer does not decode itself (`br`); or
-/// 2. it does not start like the coding claimed: no gzip magic bytes `1f 8b` for gzip; for
-///    deflate (whose raw form has no magic bytes), it decodes neither as zlib nor as raw deflate
-///    and there is no `Content-Length` equal to its size vouching that it is the wire bytes.
+/// 2. it has no `Content-Length` and does not start like the coding claimed: no gzip magic
+///    bytes `1f 8b` for gzip; for deflate (whose raw form has no magic bytes), it decodes
+///    neither as zlib nor as raw deflate. Nothing tells such bytes from a body the transport
+///    inflated, and `URLSession` refuses bytes it cannot inflate (measured on Linux), so it
+///    never hands up compressed garbage this way; or
+/// 3. its `Content-Length` equals its size, it does not decode, and it compresses: a transport
+///    may have inflated it from a stream exactly as long as it (about 2 % of small JSON bodies
+///    compress to their own size). Compressed, encrypted or random bytes never compress, so under
+///    a matching `Content-Length` they are a ``GzipError``.
 ///
-/// A body that starts like its coding and is intact by its length is decoded strictly: any
-/// failure is a ``GzipError``. Limits are always enforced.
+/// A body that starts like its coding is decoded strictly, with or without a length: any failure
+/// is a ``GzipError``. Limits are always enforced.
+///
+/// ## Partial content
+/// A `206 Partial Content` response is handed on undecoded, head and all: its body is a range of
+/// the compressed representation, which cannot be decoded on its own (only the whole can). If the
+/// transport already inflated it (its `Content-Length` differs from its size), the head loses
+/// `Content-Encoding` as in rule 1. `URLSession` inflates a first range itself and fails on any
+/// other; send `Accept-Encoding: identity` with `Range` requests.
+///
+/// ## The head handed up
+/// Decoding builds one new `HTTPURLResponse` with the response's URL, status and fields, less
+/// the coding. Its HTTP version is `HTTP/1.1`: neither Foundation has a public accessor for a
+/// response's version, and FoundationNetworking does not store one, so there is none to copy.
 ///
 /// ## Ordering
 /// - **Logging outside** (listed before) the decoder sees decoded bodies and sizes;
@@ -82,7 +100,8 @@ public struct GzipMiddleware: HTTPMiddleware {
     /// - Parameters:
     ///   - request: The request; gets `Accept-Encoding` if it has none.
     ///   - next: The rest of the pipeline.
-    /// - Returns: The decoded body, with a head that no longer mentions the coding.
+    /// - Returns: The decoded body, with a head that no longer mentions the coding; a `206` or a
+    ///   body in a coding this layer does not decode, as it came.
     /// - Throws: ``GzipError`` for a body that cannot be decoded or passes a limit, or when a
     ///   request body cannot be compressed; whatever `next` threw, unchanged.
     public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {

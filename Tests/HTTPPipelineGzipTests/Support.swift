@@ -76,6 +76,23 @@ enum Support {
         return Data((text + "]}").utf8)
     }
 
+    /// A small JSON body that compresses, in `format` at zlib's default level, to exactly as
+    /// many bytes as it has: what a transport that inflates bodies hands up with a
+    /// `Content-Length` equal to the body's size (about 2 % of small error bodies like these for gzip,
+    /// 4 % for zlib). The same body every time.
+    static func bodyCompressingToItsOwnSize(_ format: Deflater.Format) throws -> Data {
+        let words = ["not", "found", "the", "resource", "was", "invalid", "token", "expired"]
+        var rng = SeededRandomNumberGenerator(seed: 7)
+        for index in 0..<2_000 {
+            let message = (0...(rng.next() % 12)).map { _ in words[Int(rng.next() % 8)] }.joined(separator: " ")
+            let body = Data(#"{"error":{"code":\#(400 + index % 100),"message":"\#(message)"}}"#.utf8)
+            if try Deflater.compress(body, format: format).count == body.count { return body }
+        }
+        throw BodyNotFound()
+    }
+
+    struct BodyNotFound: Error {}
+
     /// The path of an executable on `PATH`, or `nil`.
     static func tool(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

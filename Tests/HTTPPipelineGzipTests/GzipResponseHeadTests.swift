@@ -1,0 +1,72 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineGzip
+import HTTPPipelineTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The head handed up after decoding: the response's own, less the coding.
+@Suite struct GzipResponseHeadTests {
+    static let fields = [
+        "content-encoding": "gzip", "CONTENT-LENGTH": "491", "Content-Type": "application/json; charset=utf-8",
+        "Content-Disposition": #"attachment; filename="books.json""#, "ETag": #""6f2a""#,
+        "Cache-Control": "max-age=60", "x-request-id": "abc-123", "Vary": "Accept-Encoding",
+    ]
+
+    @Test("A decoded response keeps its URL, status and every field but the coding, whatever the case of their names")
+    func aDecodedResponseKeepsEverythingButTheCoding() async throws {
+        let body = try Support.fixture("python-gzip.json.gz")
+        let sample = try Support.sample()
+        let url = try #require(URL(string: "https://api.example.com/v1/books?page=2"))
+        let transport = ScriptedTransport([.status(203, headers: Self.fields, body: body)])
+        let (data, response) = try await Pipeline(transport: transport) { GzipMiddleware() }
+            .send(URLRequest(url: url))
+        #expect(data == sample)
+        #expect(response.url == url)
+        #expect(response.statusCode == 203)
+        #expect(response.value(forHTTPHeaderField: "Content-Encoding") == nil)
+        #expect(response.value(forHTTPHeaderField: "Content-Length") == String(sample.count))
+        #expect(response.expectedContentLength == Int64(sample.count))
+        for (name, value) in Self.fields where !["content-encoding", "content-length"].contains(name.lowercased()) {
+            #expect(response.value(forHTTPHeaderField: name) == value, "\(name)")
+        }
+        #expect(response.allHeaderFields.count == Self.fields.count - 1)
+        #expect(response.mimeType == "application/json")
+        #expect(response.textEncodingName == "utf-8")
+        #expect(response.suggestedFilename == "books.json")
+    }
+
+    @Test("A response already inflated below keeps every field but the coding, with the length of what it carries")
+    func anAlreadyInflatedResponseKeepsEverythingButTheCoding() async throws {
+        let sample = try Support.sample()
+        let transport = ScriptedTransport([.status(200, headers: Self.fields, body: sample)])
+        let (data, response) = try await Pipeline(transport: transport) { GzipMiddleware() }.send(Support.request())
+        #expect(data == sample)
+        #expect(response.value(forHTTPHeaderField: "Content-Encoding") == nil)
+        #expect(response.value(forHTTPHeaderField: "Content-Length") == String(sample.count))
+        #expect(response.value(forHTTPHeaderField: "X-Request-ID") == "abc-123")
+        #expect(response.allHeaderFields.count == Self.fields.count - 1)
+    }
+
+    #if canImport(FoundationNetworking)
+    @Test("FoundationNetworking stores no HTTP version in a response, so a rebuilt head has none to lose")
+    func foundationNetworkingKeepsNoHTTPVersion() throws {
+        // Neither Foundation offers a public accessor for the version; FoundationNetworking does
+        // not even keep it. Should a later one store it, this fails and the rebuild must copy it.
+        let url = try #require(URL(string: "https://example.com/"))
+        let response = try #require(
+            HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/2", headerFields: ["A": "1"]))
+        var stored: [String] = []
+        var mirror: Mirror? = Mirror(reflecting: response)
+        while let current = mirror {
+            stored += current.children.map { "\($0.label ?? "?")=\($0.value)" }
+            mirror = current.superclassMirror
+        }
+        #expect(!stored.isEmpty)
+        #expect(!stored.contains { $0.contains("HTTP/2") || $0.lowercased().contains("version") }, "\(stored)")
+    }
+    #endif
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineGzip
+import HTTPPipelineTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What URLSession hands up when a body's size is no evidence, or when the bytes are not what
+/// their label says.
+@Suite(.serialized) struct GzipURLSessionEvidenceTests {
+    let server = LoopbackServer()
+
+    init() throws {
+        try server.start()
+    }
+
+    func send(_ path: String) async throws -> (data: Data, response: HTTPURLResponse) {
+        let pipeline = Pipeline(transport: URLSessionTransport()) { GzipMiddleware() }
+        return try await pipeline.send(URLRequest(url: server.baseURL.appendingPathComponent(path)))
+    }
+
+    @Test(
+        "A body that compresses to exactly its own size arrives decoded over URLSession, though its Content-Length matches",
+        arguments: [("gzip", Deflater.Format.gzip), ("deflate", .zlib)])
+    func aBodyCompressingToItsOwnSizeArrivesDecoded(_ coding: String, _ format: Deflater.Format) async throws {
+        defer { server.stop() }
+        let plain = try Support.bodyCompressingToItsOwnSize(format)
+        let wire = try Deflater.compress(plain, format: format)
+        server.route("GET", "/token", .init(headers: [("Content-Encoding", coding)], body: wire))
+        let (data, response) = try await send("token")
+        #expect(data == plain)
+        #expect(response.value(forHTTPHeaderField: "Content-Encoding") == nil)
+        #expect(response.value(forHTTPHeaderField: "Content-Length") == String(plain.count))
+    }
+
+    @Test(
+        "Over URLSession, the first range of a gzip body arrives inflated by the session, under a head that no longer claims gzip"
+    )
+    func theFirstRangeArrivesInflatedByURLSessionWithAPlainHead() async throws {
+        defer { server.stop() }
+        let body = try Support.fixture("python-gzip.json.gz")
+        let part = body.prefix(100)
+        let headers = [("Content-Encoding", "gzip"), ("Content-Range", "bytes 0-99/\(body.count)")]
+        server.route("GET", "/part", .init(status: 206, headers: headers, body: Data(part)))
+        let (data, response) = try await send("part")
+        // curl inflates the range as far as it goes and does not report the cut-off stream.
+        #expect(data == (try Support.sample()).prefix(data.count))
+        #expect(response.statusCode == 206)
+        #expect(response.value(forHTTPHeaderField: "Content-Encoding") == nil)
+        #expect(response.value(forHTTPHeaderField: "Content-Range") == "bytes 0-99/\(body.count)")
+    }
+
+    @Test(
+        "URLSession itself fails on compressed bytes that are not what their gzip label says, with or without a Content-Length",
+        arguments: [false, true])
+    func urlSessionRefusesGarbageUnderAGzipLabelItself(_ chunked: Bool) async throws {
+        defer { server.stop() }
+        // Raw deflate: curl accepts a zlib stream under a gzip label (and inflates it), not this.
+        let body = try GzipWireEvidenceTests.Garbage.rawDeflateStream.bytes()
+        var raw = Data("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nConnection: close\r\n".utf8)
+        if chunked {
+            raw += Data("Transfer-Encoding: chunked\r\n\r\n\(String(body.count, radix: 16))\r\n".utf8)
+            raw += body + Data("\r\n0\r\n\r\n".utf8)
+        } else {
+            raw += Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+        }
+        server.route("GET", "/garbage", .raw(raw))
+        await #expect(throws: (any Error).self) { try await send("garbage") }
+    }
+}
