@@ -1,8 +1,15 @@
 /// Cutting text so that a cut never shows part of a secret, and noting what was left out.
 enum SafeCut {
-    /// The prefix of `bytes` worth scanning: at most `cap` bytes, ending on a UTF-8 character
-    /// boundary and before any trailing partial token (which might be the start of a secret
-    /// whose name the redaction rules would only have recognised with what follows).
+    /// The prefix of `bytes` worth scanning: at most `cap` bytes, ending at a clean boundary —
+    /// right before or after whitespace, a quote or an apostrophe — so that no run of text is cut
+    /// in two.
+    ///
+    /// Some rules look ahead within such a run: user info is only known as such by the `@` after
+    /// it, a `Bearer` credential is only hidden when eight characters of it are seen (and it may
+    /// contain `/` and `=`), an encoded value only shows its secret when decoded whole, a URL is
+    /// judged by its whole authority. Half a run could therefore show a piece of a secret that
+    /// the whole run hides, so the half is dropped. A long run without such a boundary is dropped
+    /// whole. The boundary bytes are ASCII, so the cut also falls on a character boundary.
     ///
     /// - Parameters:
     ///   - bytes: The whole input.
@@ -11,15 +18,16 @@ enum SafeCut {
     static func scanPrefix(_ bytes: ArraySlice<UInt8>, cap: Int) -> ArraySlice<UInt8> {
         guard bytes.count > cap else { return bytes }
         var end = bytes.startIndex + max(0, cap)
-        // Drop a partial UTF-8 sequence: continuation bytes, then the lead byte they belong to.
-        var back = end
-        while back > bytes.startIndex, bytes[back - 1] & 0xC0 == 0x80 { back -= 1 }
-        if back > bytes.startIndex, bytes[back - 1] >= 0xC0 { end = back - 1 }
-        // Drop the trailing partial token, unless the cut fell right after a delimiter.
-        if !ASCII.isTokenDelimiter(bytes[end]) {
-            while end > bytes.startIndex, !ASCII.isTokenDelimiter(bytes[end - 1]) { end -= 1 }
+        if !endsRun(bytes[end]) {
+            while end > bytes.startIndex, !endsRun(bytes[end - 1]) { end -= 1 }
         }
         return bytes[bytes.startIndex..<end]
+    }
+
+    /// Whitespace, a quote or an apostrophe: what ends every run a redaction rule looks into (a
+    /// URL, user info, a credential, a `name=value` value).
+    private static func endsRun(_ byte: UInt8) -> Bool {
+        ASCII.isWhitespace(byte) || byte == ASCII.quote || byte == ASCII.apostrophe
     }
 
     /// Renders redacted bytes cut to `limit` bytes, with a note of how much was left out.
