@@ -24,6 +24,47 @@ enum SafeCut {
         return bytes[bytes.startIndex..<end]
     }
 
+    /// The prefix of a URL's bytes worth scanning: at most `cap` bytes, cut where every part
+    /// kept is judged exactly as in the whole URL.
+    ///
+    /// That is before a query or fragment item separator (`&`, `;`, `#`) or at the query's `?`,
+    /// so the authority, the path and every item kept are whole; or, when the authority settles
+    /// its user info by itself (it has an `@`, or no `:` followed by anything but a port), before
+    /// a `/` of the path. A URL without `scheme://`, or without such a place to cut before `cap`,
+    /// gets `nil`: it must be redacted whole.
+    ///
+    /// - Parameters:
+    ///   - bytes: The URL's text (at least `cap + 1` bytes of it, when it is longer).
+    ///   - cap: The most bytes to keep.
+    /// - Returns: `bytes` itself when it fits, the safe prefix, or `nil`.
+    static func urlScanPrefix(_ bytes: ArraySlice<UInt8>, cap: Int) -> ArraySlice<UInt8>? {
+        guard bytes.count > cap else { return bytes }
+        guard let colon = Redaction.schemeColon(bytes), bytes[(colon + 1)...].starts(with: "//".utf8) else {
+            return nil
+        }
+        let authority = colon + 3
+        let rest = bytes[authority...]
+        let pathStart =
+            rest.firstIndex { $0 == ASCII.slash || $0 == ASCII.question || $0 == ASCII.hash } ?? rest.endIndex
+        let queryStart = rest.firstIndex { $0 == ASCII.question || $0 == ASCII.hash } ?? rest.endIndex
+        let settled =
+            bytes[authority..<pathStart].contains(ASCII.at)
+            || !Redaction.hasNonNumericPort(bytes[authority..<pathStart])
+        var end = bytes.startIndex + max(0, cap)
+        while end >= pathStart {
+            let byte = bytes[end]
+            if end >= queryStart {
+                if end == queryStart || byte == ASCII.ampersand || byte == ASCII.semicolon || byte == ASCII.hash {
+                    return bytes[bytes.startIndex..<end]
+                }
+            } else if settled, byte == ASCII.slash {
+                return bytes[bytes.startIndex..<end]
+            }
+            end -= 1
+        }
+        return nil
+    }
+
     /// Whitespace, a quote or an apostrophe: what ends every run a redaction rule looks into (a
     /// URL, user info, a credential, a `name=value` value).
     private static func endsRun(_ byte: UInt8) -> Bool {
