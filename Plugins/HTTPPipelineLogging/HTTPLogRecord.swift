@@ -10,7 +10,8 @@ public struct HTTPLogRecord: Sendable {
         case failure(kind: String)
     }
 
-    /// One header as logged: the value is ``Redaction/mark`` when the name is secret.
+    /// One header as logged: the value is ``Redaction/mark`` when the name is secret, and is cut
+    /// to the middleware's header value limit (ending with `… (N more bytes)`) when longer.
     public struct Field: Sendable, Equatable {
         /// The header's name.
         public let name: String
@@ -32,7 +33,8 @@ public struct HTTPLogRecord: Sendable {
     public let level: LogLevel
     /// The request's method.
     public let method: String
-    /// The request's URL, with user info and secret query values redacted.
+    /// The request's URL, with user info and secret query values redacted, then cut to the
+    /// middleware's URL limit (ending with `… (N more bytes)`) when longer.
     public let url: String
     /// The status, or the kind of error.
     public let outcome: Outcome

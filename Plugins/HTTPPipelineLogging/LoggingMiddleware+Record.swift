@@ -24,7 +24,7 @@ extension LoggingMiddleware {
         return HTTPLogRecord(
             level: level,
             method: request.httpMethod ?? "GET",
-            url: request.url.map(redaction.url) ?? "(no URL)",
+            url: request.url.map { redaction.url($0, limit: urlLimit) } ?? "(no URL)",
             outcome: outcome,
             requestBytes: request.httpBodyStream == nil ? (request.httpBody?.count ?? 0) : nil,
             responseBytes: response?.data.count,
@@ -48,12 +48,14 @@ extension LoggingMiddleware {
         return redaction.body(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit)
     }
 
-    /// Header fields sorted by name, values redacted where the name is secret.
+    /// Header fields sorted by name, values redacted where the name is secret, then cut to the
+    /// limit.
     private func fields(_ headers: [AnyHashable: Any]) -> [HTTPLogRecord.Field] {
         headers.compactMap { key, value -> HTTPLogRecord.Field? in
             guard let name = key as? String else { return nil }
             let text = value as? String ?? String(describing: value)
-            return HTTPLogRecord.Field(name: name, value: redaction.headerValue(name: name, value: text))
+            return HTTPLogRecord.Field(
+                name: name, value: redaction.headerValue(name: name, value: text, limit: headerValueLimit))
         }
         .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }

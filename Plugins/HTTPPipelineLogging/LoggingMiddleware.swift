@@ -23,6 +23,10 @@ public import FoundationNetworking
 /// and a sink that throws never fails the request. At ``LogLevel/none`` nothing is recorded or
 /// formatted; at ``LogLevel/basic`` no header or body is looked at.
 ///
+/// A record stays small whatever the exchange: the URL, each header value and each body are cut
+/// to their limits (4 KiB, 1 KiB and 4 KiB by default), always after redaction and on a
+/// character boundary, and a cut part ends with a note `… (N more bytes)`.
+///
 /// The duration is measured on a monotonic clock; the attempt number is the one a retrying layer
 /// outside set in `HTTPAttempt`.
 ///
@@ -40,6 +44,8 @@ public struct LoggingMiddleware: HTTPMiddleware {
     let sink: any HTTPLogSink
     let redaction: Redaction
     let bodyLimit: Int
+    let urlLimit: Int
+    let headerValueLimit: Int
 
     /// Creates the middleware.
     ///
@@ -48,16 +54,23 @@ public struct LoggingMiddleware: HTTPMiddleware {
     ///   - sink: Where records go.
     ///   - redaction: What to hide; ``Redaction/default`` hides every built-in kind of secret.
     ///   - bodyLimit: The most bytes of each body shown at ``LogLevel/body``, after redaction.
+    ///   - urlLimit: The most bytes of the URL shown, after redaction; 4,096 by default.
+    ///   - headerValueLimit: The most bytes of each header value shown at ``LogLevel/headers``,
+    ///     after redaction; 1,024 by default.
     public init(
         level: LogLevel = .basic,
         sink: some HTTPLogSink,
         redaction: Redaction = .default,
-        bodyLimit: Int = 4_096
+        bodyLimit: Int = 4_096,
+        urlLimit: Int = 4_096,
+        headerValueLimit: Int = 1_024
     ) {
         self.level = level
         self.sink = sink
         self.redaction = redaction
         self.bodyLimit = max(0, bodyLimit)
+        self.urlLimit = max(0, urlLimit)
+        self.headerValueLimit = max(0, headerValueLimit)
     }
 
     /// Creates the middleware with a closure as its sink.
@@ -66,14 +79,20 @@ public struct LoggingMiddleware: HTTPMiddleware {
     ///   - level: How much to record.
     ///   - redaction: What to hide.
     ///   - bodyLimit: The most bytes of each body shown at ``LogLevel/body``.
+    ///   - urlLimit: The most bytes of the URL shown.
+    ///   - headerValueLimit: The most bytes of each header value shown.
     ///   - write: Called with each record.
     public init(
         level: LogLevel = .basic,
         redaction: Redaction = .default,
         bodyLimit: Int = 4_096,
+        urlLimit: Int = 4_096,
+        headerValueLimit: Int = 1_024,
         write: @escaping @Sendable (HTTPLogRecord) throws -> Void
     ) {
-        self.init(level: level, sink: ClosureLogSink(write), redaction: redaction, bodyLimit: bodyLimit)
+        self.init(
+            level: level, sink: ClosureLogSink(write), redaction: redaction, bodyLimit: bodyLimit, urlLimit: urlLimit,
+            headerValueLimit: headerValueLimit)
     }
 
     /// Passes the request on unchanged and records the exchange.

@@ -19,8 +19,9 @@ extension Redaction {
     ///   `audio/*`, `video/*`, `multipart/*` or `application/octet-stream`): a summary such as
     ///   `<binary body: 2048 bytes, image/png>`, never the bytes.
     ///
-    /// Only the first `4 × limit` bytes (at most 4 MiB, or `limit` if larger) are scanned, cut
-    /// before any partial token so no fragment of a secret survives the cut. The result is then
+    /// Only the first `4 × limit` bytes (at most 4 MiB, or `limit` if larger) are scanned, cut at
+    /// whitespace or a quote so that no run of text is cut in two and no fragment of a secret
+    /// survives the cut (a run longer than that is left out whole). The result is then
     /// truncated to `limit` bytes, after redaction, on a character boundary, followed by a note
     /// `… (N more bytes)`.
     ///

@@ -14,19 +14,30 @@ extension Redaction {
     /// - Parameter text: Any text; it may contain anything.
     /// - Returns: The text with its secrets replaced by ``mark``.
     public func text(_ text: String) -> String {
-        // Every rule starts at a `:`, `=`, `@` or the whitespace after a scheme word.
-        guard
-            text.utf8.contains(where: {
-                $0 == ASCII.colon || $0 == ASCII.equals || $0 == ASCII.at || ASCII.isWhitespace($0)
-            })
-        else { return text }
-        let bytes = Array(text.utf8)
-        guard bytes.count > Self.textScanLimit else {
-            return String(decoding: redactText(bytes[...], depth: 0), as: UTF8.self)
-        }
-        let kept = SafeCut.scanPrefix(bytes[...], cap: Self.textScanLimit)
-        let redacted = redactText(kept, depth: 0)
-        return SafeCut.render(redacted, limit: redacted.count, unscanned: bytes.count - kept.count)
+        self.text(text, limit: .max)
+    }
+
+    /// Free text redacted as by ``text(_:)``, then cut to at most `limit` bytes, on a character
+    /// boundary and never inside a mark, followed by a note `… (N more bytes)` when anything was
+    /// left out.
+    ///
+    /// At most four times `limit` bytes are scanned (and never more than 1 MiB), cut safely as
+    /// bodies are.
+    func text(_ text: String, limit: Int) -> String {
+        let utf8 = text.utf8
+        let limit = max(0, limit)
+        let cap = min(Self.textScanLimit, Self.scanCap(limit: limit))
+        if utf8.count <= min(limit, cap), !Self.mayHoldSecret(utf8) { return text }
+        let bytes = Array(utf8.prefix(cap + 1))
+        let kept = SafeCut.scanPrefix(bytes[...], cap: cap)
+        let redacted = Self.mayHoldSecret(kept) ? redactText(kept, depth: 0) : Array(kept)
+        return SafeCut.render(redacted, limit: limit, unscanned: utf8.count - kept.count)
+    }
+
+    /// Whether any free-text rule could apply: every rule starts at a `:`, `=`, `@` or the
+    /// whitespace after a scheme word.
+    static func mayHoldSecret(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.contains { $0 == ASCII.colon || $0 == ASCII.equals || $0 == ASCII.at || ASCII.isWhitespace($0) }
     }
 
     /// Applies the free-text rules to bytes.

@@ -1,8 +1,15 @@
 /// Cutting text so that a cut never shows part of a secret, and noting what was left out.
 enum SafeCut {
-    /// The prefix of `bytes` worth scanning: at most `cap` bytes, ending on a UTF-8 character
-    /// boundary and before any trailing partial token (which might be the start of a secret
-    /// whose name the redaction rules would only have recognised with what follows).
+    /// The prefix of `bytes` worth scanning: at most `cap` bytes, ending at a clean boundary —
+    /// right before or after whitespace, a quote or an apostrophe — so that no run of text is cut
+    /// in two.
+    ///
+    /// Some rules look ahead within such a run: user info is only known as such by the `@` after
+    /// it, a `Bearer` credential is only hidden when eight characters of it are seen (and it may
+    /// contain `/` and `=`), an encoded value only shows its secret when decoded whole, a URL is
+    /// judged by its whole authority. Half a run could therefore show a piece of a secret that
+    /// the whole run hides, so the half is dropped. A long run without such a boundary is dropped
+    /// whole. The boundary bytes are ASCII, so the cut also falls on a character boundary.
     ///
     /// - Parameters:
     ///   - bytes: The whole input.
@@ -11,15 +18,57 @@ enum SafeCut {
     static func scanPrefix(_ bytes: ArraySlice<UInt8>, cap: Int) -> ArraySlice<UInt8> {
         guard bytes.count > cap else { return bytes }
         var end = bytes.startIndex + max(0, cap)
-        // Drop a partial UTF-8 sequence: continuation bytes, then the lead byte they belong to.
-        var back = end
-        while back > bytes.startIndex, bytes[back - 1] & 0xC0 == 0x80 { back -= 1 }
-        if back > bytes.startIndex, bytes[back - 1] >= 0xC0 { end = back - 1 }
-        // Drop the trailing partial token, unless the cut fell right after a delimiter.
-        if !ASCII.isTokenDelimiter(bytes[end]) {
-            while end > bytes.startIndex, !ASCII.isTokenDelimiter(bytes[end - 1]) { end -= 1 }
+        if !endsRun(bytes[end]) {
+            while end > bytes.startIndex, !endsRun(bytes[end - 1]) { end -= 1 }
         }
         return bytes[bytes.startIndex..<end]
+    }
+
+    /// The prefix of a URL's bytes worth scanning: at most `cap` bytes, cut where every part
+    /// kept is judged exactly as in the whole URL.
+    ///
+    /// That is before a query or fragment item separator (`&`, `;`, `#`) or at the query's `?`,
+    /// so the authority, the path and every item kept are whole; or, when the authority settles
+    /// its user info by itself (it has an `@`, or no `:` followed by anything but a port), before
+    /// a `/` of the path. A URL without `scheme://`, or without such a place to cut before `cap`,
+    /// gets `nil`: it must be redacted whole.
+    ///
+    /// - Parameters:
+    ///   - bytes: The URL's text (at least `cap + 1` bytes of it, when it is longer).
+    ///   - cap: The most bytes to keep.
+    /// - Returns: `bytes` itself when it fits, the safe prefix, or `nil`.
+    static func urlScanPrefix(_ bytes: ArraySlice<UInt8>, cap: Int) -> ArraySlice<UInt8>? {
+        guard bytes.count > cap else { return bytes }
+        guard let colon = Redaction.schemeColon(bytes), bytes[(colon + 1)...].starts(with: "//".utf8) else {
+            return nil
+        }
+        let authority = colon + 3
+        let rest = bytes[authority...]
+        let pathStart =
+            rest.firstIndex { $0 == ASCII.slash || $0 == ASCII.question || $0 == ASCII.hash } ?? rest.endIndex
+        let queryStart = rest.firstIndex { $0 == ASCII.question || $0 == ASCII.hash } ?? rest.endIndex
+        let settled =
+            bytes[authority..<pathStart].contains(ASCII.at)
+            || !Redaction.hasNonNumericPort(bytes[authority..<pathStart])
+        var end = bytes.startIndex + max(0, cap)
+        while end >= pathStart {
+            let byte = bytes[end]
+            if end >= queryStart {
+                if end == queryStart || byte == ASCII.ampersand || byte == ASCII.semicolon || byte == ASCII.hash {
+                    return bytes[bytes.startIndex..<end]
+                }
+            } else if settled, byte == ASCII.slash {
+                return bytes[bytes.startIndex..<end]
+            }
+            end -= 1
+        }
+        return nil
+    }
+
+    /// Whitespace, a quote or an apostrophe: what ends every run a redaction rule looks into (a
+    /// URL, user info, a credential, a `name=value` value).
+    private static func endsRun(_ byte: UInt8) -> Bool {
+        ASCII.isWhitespace(byte) || byte == ASCII.quote || byte == ASCII.apostrophe
     }
 
     /// Renders redacted bytes cut to `limit` bytes, with a note of how much was left out.

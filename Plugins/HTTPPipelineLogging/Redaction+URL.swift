@@ -17,6 +17,27 @@ extension Redaction {
         String(decoding: redactURL(Array(url.absoluteString.utf8)[...], depth: 0), as: UTF8.self)
     }
 
+    /// The URL to log, redacted as by ``url(_:)`` and only then cut to at most `limit` bytes, on
+    /// a character boundary and never inside a mark, followed by a note `… (N more bytes)` when
+    /// anything was left out.
+    ///
+    /// A long URL is scanned only as far as the limit needs (four times it), and cut for that
+    /// scan only where every part kept is judged exactly as in the whole URL (see
+    /// ``SafeCut/urlScanPrefix(_:cap:)``); one with nowhere safe to cut is redacted whole. The
+    /// text is never cut first and redacted after: whether a part is secret can depend on what
+    /// follows it (the `@` that ends user info).
+    func url(_ url: URL, limit: Int) -> String {
+        let limit = max(0, limit)
+        let text = url.absoluteString
+        let cap = Self.scanCap(limit: limit)
+        let head = Array(text.utf8.prefix(cap + 1))
+        if let kept = SafeCut.urlScanPrefix(head[...], cap: cap) {
+            let unscanned = text.utf8.count - kept.count
+            return SafeCut.render(redactURL(kept, depth: 0), limit: limit, unscanned: unscanned)
+        }
+        return SafeCut.render(redactURL(Array(text.utf8)[...], depth: 0), limit: limit, unscanned: 0)
+    }
+
     /// A URL given as text, such as one found inside an error description, redacted as by
     /// ``url(_:)``.
     ///

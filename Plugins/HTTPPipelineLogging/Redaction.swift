@@ -135,4 +135,20 @@ public struct Redaction: Sendable {
         if isSecretHeader(normalized: normalized) { return Self.mark }
         return text(value)
     }
+
+    /// The header value to log, as by ``headerValue(name:value:)``, cut to at most `limit` bytes
+    /// after redaction, with a note `… (N more bytes)` when anything was left out. The mark of a
+    /// secret header is never cut.
+    func headerValue(name: String, value: String, limit: Int) -> String {
+        let normalized = RedactionNames.normalized(name)
+        if allowedHeaders.contains(normalized) {
+            // Shown as it is: only the cut applies (with room to see a character across it whole).
+            guard value.utf8.count > limit else { return value }
+            let limit = max(0, limit)
+            let head = Array(value.utf8.prefix(limit + 64))
+            return SafeCut.render(head, limit: limit, unscanned: value.utf8.count - head.count)
+        }
+        if isSecretHeader(normalized: normalized) { return Self.mark }
+        return text(value, limit: limit)
+    }
 }

@@ -10,6 +10,14 @@ import HTTPPipeline
 ///
 /// One budget belongs to one middleware value and its copies; give two middleware the same
 /// budget to make them share it.
+///
+/// ## Time
+/// A budget keeps its own time: the window is measured on the clock it was created with, from
+/// the moment it was created. Middleware sharing it may have been created at any time and may
+/// sleep on other clocks (their clocks time their waits and deadlines only); every deposit and
+/// withdrawal lands in the window by the budget's clock, so the limit holds however far apart
+/// they were made. In tests, give the budget the same `ManualClock` as the middleware, so that
+/// advancing it also moves the window.
 public final class RetryBudget: Sendable {
     /// The share of first attempts that retries may add, from 0 to 10.
     public let ratio: Double
@@ -25,6 +33,9 @@ public final class RetryBudget: Sendable {
         var withdrawals = 0
     }
     private let slots = Locked([Slot](repeating: Slot(), count: RetryBudget.slotCount))
+    /// The budget's own time base: every middleware sharing the budget places its traffic in the
+    /// window by this, never by its own clock or creation time.
+    private let timeline: Timeline
 
     /// Creates a budget.
     ///
@@ -32,9 +43,14 @@ public final class RetryBudget: Sendable {
     ///   - ratio: The share of first attempts that retries may add; 0.2 by default.
     ///   - minimumRetries: Retries always allowed per window; 10 by default.
     ///   - window: How far back traffic counts; 10 seconds by default, from 1 second to 1 hour.
+    ///   - clock: The clock the window is measured on, from now; `ContinuousClock` by default.
     /// - Throws: ``RetryPolicyError/invalidBudget(_:)`` when a value is out of range.
-    public init(ratio: Double = 0.2, minimumRetries: Int = 10, window: Duration = .seconds(10)) throws(RetryPolicyError)
-    {
+    public init(
+        ratio: Double = 0.2,
+        minimumRetries: Int = 10,
+        window: Duration = .seconds(10),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) throws(RetryPolicyError) {
         guard ratio.isFinite, (0...10).contains(ratio) else {
             throw .invalidBudget("the ratio must be between 0 and 10")
         }
@@ -47,22 +63,22 @@ public final class RetryBudget: Sendable {
         self.ratio = ratio
         self.minimumRetries = minimumRetries
         self.window = window
+        self.timeline = Timeline(clock)
     }
 
-    /// Records a first attempt at `elapsed` time on the middleware's clock.
-    func deposit(at elapsed: Duration) {
-        let index = slotIndex(elapsed)
+    /// Records a first attempt, now on the budget's clock.
+    func deposit() {
         slots.withLock { slots in
-            slots[Self.touch(&slots, index)].deposits += 1
+            slots[Self.touch(&slots, slotIndex())].deposits += 1
         }
     }
 
-    /// Takes one retry out of the budget at `elapsed`, if the budget allows it.
+    /// Takes one retry out of the budget, now on the budget's clock, if the budget allows it.
     ///
     /// - Returns: `false` when retries in the window already reach the allowance.
-    func withdraw(at elapsed: Duration) -> Bool {
-        let index = slotIndex(elapsed)
-        return slots.withLock { slots in
+    func withdraw() -> Bool {
+        slots.withLock { slots in
+            let index = slotIndex()
             let position = Self.touch(&slots, index)
             let live = slots.filter { $0.index > index - Int64(Self.slotCount) }
             let deposits = live.reduce(0) { $0 + $1.deposits }
@@ -74,9 +90,12 @@ public final class RetryBudget: Sendable {
         }
     }
 
-    private func slotIndex(_ elapsed: Duration) -> Int64 {
+    /// The slot the present moment falls in. Read under the lock, so that slots are touched in
+    /// the order of time and a caller delayed between reading the clock and taking the lock
+    /// never empties a newer slot for an older one.
+    private func slotIndex() -> Int64 {
         let slot = window / Self.slotCount
-        return Int64(elapsed / slot)
+        return Int64(timeline.elapsed / slot)
     }
 
     /// The position of the slot for `index`, emptied first if it holds an older window's counts.

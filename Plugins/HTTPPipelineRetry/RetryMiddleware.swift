@@ -41,18 +41,38 @@ public struct RetryMiddleware: HTTPMiddleware {
     let random: RandomSource
     let now: @Sendable () -> Date
 
-    /// Creates the middleware.
+    /// Creates the middleware with a fresh default budget (20 % of first attempts plus 10 retries
+    /// per 10 seconds) measured on `clock`.
+    ///
+    /// - Parameters:
+    ///   - policy: What to retry and how long to wait; ``RetryPolicy/default`` by default.
+    ///   - clock: The clock waits are slept on, the deadline is measured with, and the default
+    ///     budget's window is measured on.
+    ///   - random: The source of jitter.
+    ///   - now: The wall clock, for `Retry-After` dates when a response has no `Date` header.
+    public init(
+        policy: RetryPolicy = .default,
+        clock: any Clock<Duration> = ContinuousClock(),
+        random: RandomSource = .system,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(policy: policy, budget: Self.defaultBudget(clock: clock), clock: clock, random: random, now: now)
+    }
+
+    /// Creates the middleware with a budget of your choice, which may be shared.
+    ///
+    /// The budget measures its window on its own clock (see ``RetryBudget``), whatever `clock`
+    /// is: middleware sharing a budget may be created at different times and on different clocks.
     ///
     /// - Parameters:
     ///   - policy: What to retry and how long to wait; ``RetryPolicy/default`` by default.
     ///   - budget: The retry budget this middleware (and its copies) spend from; `nil` for none.
-    ///     A fresh default budget unless given.
     ///   - clock: The clock waits are slept on and the deadline is measured with.
     ///   - random: The source of jitter.
     ///   - now: The wall clock, for `Retry-After` dates when a response has no `Date` header.
     public init(
         policy: RetryPolicy = .default,
-        budget: RetryBudget? = RetryMiddleware.defaultBudget(),
+        budget: RetryBudget?,
         clock: any Clock<Duration> = ContinuousClock(),
         random: RandomSource = .system,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -66,9 +86,11 @@ public struct RetryMiddleware: HTTPMiddleware {
 
     /// A budget with the default numbers (20 % of first attempts plus 10 per 10 seconds).
     ///
+    /// - Parameter clock: The clock the budget's window is measured on; `ContinuousClock` by
+    ///   default.
     /// - Returns: A new budget.
-    public static func defaultBudget() -> RetryBudget? {
-        try? RetryBudget()
+    public static func defaultBudget(clock: any Clock<Duration> = ContinuousClock()) -> RetryBudget? {
+        try? RetryBudget(clock: clock)
     }
 
     /// Sends the request, retrying as the policy allows.
@@ -82,7 +104,7 @@ public struct RetryMiddleware: HTTPMiddleware {
     public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
         let request = preparing(request)
         let start = timeline.elapsed
-        budget?.deposit(at: start)
+        budget?.deposit()
         var attempt = 1
         var previousDelay: Duration?
         while true {
@@ -125,7 +147,7 @@ public struct RetryMiddleware: HTTPMiddleware {
             delay = max(delay, asked)
         }
         guard timeline.elapsed - start + delay < policy.deadline else { return nil }
-        guard budget?.withdraw(at: timeline.elapsed) ?? true else { return nil }
+        guard budget?.withdraw() ?? true else { return nil }
         return delay
     }
 

@@ -9,7 +9,9 @@ public import FoundationNetworking
 /// - Cancelling the calling task cancels the underlying request at once and throws
 ///   `CancellationError`.
 /// - A request whose URL is not absolute `http`/`https` with a host fails with
-///   ``HTTPTransportError/invalidRequest(reason:)`` before anything is sent.
+///   ``HTTPTransportError/invalidRequest(reason:)`` before anything is sent. The scheme is
+///   compared ignoring case, as RFC 3986 says, and sent in lower case: `HTTP://host/` is sent as
+///   `http://host/` (`URLSession` on Linux would reject it as an unsupported URL).
 /// - A reply that is not an `HTTPURLResponse` fails with ``HTTPTransportError/nonHTTPResponse``.
 /// - Network failures surface as the `URLError` the session reported (timed out, connection
 ///   lost, cannot connect, …), unchanged, so retry policies can inspect their codes.
@@ -39,7 +41,7 @@ public struct URLSessionTransport: HTTPTransport {
     /// - Throws: ``HTTPTransportError`` for a request that cannot be sent or a non-HTTP reply,
     ///   `CancellationError` when the calling task is cancelled, `URLError` for network failures.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try Self.validate(request)
+        let request = try Self.validated(request)
         try Task.checkCancellation()
         let data: Data
         let response: URLResponse
@@ -54,15 +56,28 @@ public struct URLSessionTransport: HTTPTransport {
         return (data, http)
     }
 
-    static func validate(_ request: URLRequest) throws {
+    /// The request as the session is to get it: checked, with its URL's scheme in lower case.
+    ///
+    /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` when it cannot be sent.
+    static func validated(_ request: URLRequest) throws -> URLRequest {
         guard let url = request.url else {
             throw HTTPTransportError.invalidRequest(reason: "the request has no URL")
         }
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard let scheme = url.scheme, case let lowered = scheme.lowercased(), lowered == "http" || lowered == "https"
+        else {
             throw HTTPTransportError.invalidRequest(reason: "the URL's scheme is not http or https")
         }
         guard let host = url.host, !host.isEmpty else {
             throw HTTPTransportError.invalidRequest(reason: "the URL has no host")
         }
+        guard scheme != lowered else { return request }
+        // Only the scheme changes: the rest of the URL keeps its exact text (its encoding included).
+        let text = url.absoluteString
+        guard text.hasPrefix(scheme + ":"), let normalized = URL(string: lowered + text.dropFirst(scheme.count)) else {
+            throw HTTPTransportError.invalidRequest(reason: "the URL's scheme could not be put in lower case")
+        }
+        var sent = request
+        sent.url = normalized
+        return sent
     }
 }

@@ -114,7 +114,7 @@ import FoundationNetworking
     @Test func budgetRefillsWhenTheWindowMovesOn() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport(respond: { _ in .status(503) })
-        let budget = try RetryBudget(ratio: 0, minimumRetries: 2, window: .seconds(10))
+        let budget = try RetryBudget(ratio: 0, minimumRetries: 2, window: .seconds(10), clock: clock)
         let pipeline = try Pipeline(transport: transport) {
             RetryMiddleware(policy: try immediatePolicy(attempts: 5), budget: budget, clock: clock)
         }

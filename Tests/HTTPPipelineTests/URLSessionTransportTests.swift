@@ -147,6 +147,23 @@ import FoundationNetworking
         await #expect(throws: HTTPTransportError.self) { try await transport.send(URLRequest(url: url)) }
     }
 
+    @Test(
+        "A URL whose scheme is not in lower case is sent as http, since schemes ignore case",
+        arguments: ["HTTP", "hTTp"])
+    func schemeInAnyCaseIsSent(scheme: String) async throws {
+        server.route("GET", "/cased", .init(body: Data("reached".utf8)))
+        defer { server.stop() }
+        let url = try #require(URL(string: "\(scheme)://127.0.0.1:\(server.port)/cased?q=a%2Fb%20c"))
+        var request = URLRequest(url: url)
+        request.setValue("kept", forHTTPHeaderField: "X-Custom")
+        let (data, response) = try await transport.send(request)
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self) == "reached")
+        let received = try #require(server.requests.first)
+        #expect(received.target == "/cased?q=a%2Fb%20c", "the rest of the URL is sent exactly as written")
+        #expect(received.header("X-Custom") == "kept")
+    }
+
     @Test func requestWithoutAURLFailsClearly() async throws {
         defer { server.stop() }
         var request = URLRequest(url: url("x"))
