@@ -1,4 +1,5 @@
 import Foundation
+import HTTPPipeline
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -32,7 +33,7 @@ extension LoggingMiddleware {
             attempt: attempt,
             requestHeaders: showHeaders ? fields(request.allHTTPHeaderFields ?? [:]) : [],
             responseHeaders: showHeaders ? fields(response?.head.allHeaderFields ?? [:]) : [],
-            errorDescription: showHeaders ? error.map { redaction.text(String(describing: $0)) } : nil,
+            errorDescription: showHeaders ? error.map(describe) : nil,
             requestBody: showBodies ? requestBody(request) : nil,
             responseBody: showBodies
                 ? response.map {
@@ -63,29 +64,14 @@ extension LoggingMiddleware {
     /// A short, secret-free name for an error: `cancelled`, `URLError.timedOut`, or its type.
     static func kind(of error: any Error) -> String {
         if error is CancellationError { return "cancelled" }
-        if let urlError = error as? URLError {
-            return "URLError." + (urlErrorNames[urlError.code] ?? "code\(urlError.code.rawValue)")
-        }
+        if let urlError = error as? URLError { return "URLError." + ErrorWords.name(of: urlError.code) }
         return String(describing: type(of: error))
     }
 
-    private static let urlErrorNames: [URLError.Code: String] = [
-        .cancelled: "cancelled",
-        .timedOut: "timedOut",
-        .cannotFindHost: "cannotFindHost",
-        .cannotConnectToHost: "cannotConnectToHost",
-        .networkConnectionLost: "networkConnectionLost",
-        .dnsLookupFailed: "dnsLookupFailed",
-        .notConnectedToInternet: "notConnectedToInternet",
-        .badServerResponse: "badServerResponse",
-        .badURL: "badURL",
-        .unsupportedURL: "unsupportedURL",
-        .secureConnectionFailed: "secureConnectionFailed",
-        .serverCertificateUntrusted: "serverCertificateUntrusted",
-        .userAuthenticationRequired: "userAuthenticationRequired",
-        .cannotDecodeContentData: "cannotDecodeContentData",
-        .cannotParseResponse: "cannotParseResponse",
-        .resourceUnavailable: "resourceUnavailable",
-        .dataLengthExceedsMaximum: "dataLengthExceedsMaximum",
-    ]
+    /// An error in words: a `URLError` by name, number and host (Foundation's own text is a
+    /// number on Linux and the whole URL on Darwin); any other error by its description, redacted.
+    func describe(_ error: any Error) -> String {
+        if error is URLError { return ErrorWords.describe(error) }
+        return redaction.text(String(describing: error))
+    }
 }

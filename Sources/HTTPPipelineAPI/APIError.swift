@@ -9,8 +9,9 @@ import FoundationNetworking
 /// that failed.
 ///
 /// Descriptions are safe to log: they never contain the request URL or its query, a header or the
-/// request body. An underlying transport error is described by its type and code only, because
-/// errors such as `URLError` carry the failing URL. The only server-supplied text is the body
+/// request body. An underlying transport error is described in words by `ErrorWords`: a
+/// `URLError`'s name, number and host (never the path or query, which errors such as `URLError`
+/// carry in their own descriptions). The only server-supplied text is the body
 /// snippet of ``unacceptableStatus(code:bodySnippet:)``, capped at ``bodySnippetLimit`` bytes.
 public enum APIError: Error, CustomStringConvertible {
     /// The request could not be built: a rejected path, a base URL that is not absolute, or a body
@@ -35,7 +36,7 @@ public enum APIError: Error, CustomStringConvertible {
         case .invalidRequest(let reason):
             "invalid request: \(reason)"
         case .transport(let underlying):
-            "transport failure: \(Self.describeSafely(underlying))"
+            "transport failure: \(ErrorWords.describe(underlying))"
         case .unacceptableStatus(let code, let snippet):
             snippet.isEmpty
                 ? "unacceptable status \(code) with an empty body"
@@ -52,16 +53,4 @@ public enum APIError: Error, CustomStringConvertible {
         return body.count > bodySnippetLimit ? text + "…" : text
     }
 
-    /// Describes an error by type and code only: many errors (`URLError` among them) embed the
-    /// failing URL, query included, in their own descriptions.
-    private static func describeSafely(_ error: any Error) -> String {
-        switch error {
-        case let error as HTTPTransportError:
-            error.description
-        case let error as URLError:
-            "URLError \(error.code.rawValue)"
-        default:
-            "\(String(reflecting: type(of: error))) (code \((error as NSError).code))"
-        }
-    }
 }

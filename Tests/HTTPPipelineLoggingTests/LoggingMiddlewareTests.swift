@@ -97,7 +97,7 @@ import FoundationNetworking
         let record = try #require(sink.records.first)
         #expect(record.outcome == .failure(kind: "URLError.timedOut"))
         #expect(record.responseBytes == nil)
-        #expect(record.errorDescription != nil)
+        #expect(record.errorDescription == "timedOut (URLError -1001) to api.example.invalid")
         #expect(!sink.text.contains("tok-SECRET-6"))
     }
 
