@@ -82,7 +82,7 @@ func showAuth(server: LoopbackServer, transport: URLSessionTransport) async thro
         AuthMiddleware(source: source)
         LoggingMiddleware(level: .basic, sink: sink)
     }
-    print("\n== Auth: 20 concurrent requests meet an expired token")
+    heading("Auth: 20 concurrent requests meet an expired token")
     print("   \(pipeline)")
     let shelf = server.baseURL.appendingPathComponent("me/shelf")
     _ = try await pipeline.send(URLRequest(url: shelf))

@@ -34,7 +34,7 @@ func showLibrary() async throws {
     defer { library.stop() }
     let wait = library.delay.milliseconds
 
-    print("\n== Library: a book's detail screen, through the standard stack (100 ms per route)")
+    heading("Library: a book's detail screen, through the standard stack (100 ms per route)")
     let clock = ContinuousClock()
     var start = clock.now
     let detail = try await BookDetailService(client: library.client).detail(for: 10)

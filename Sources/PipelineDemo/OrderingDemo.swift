@@ -25,7 +25,7 @@ func showOrdering(server: LoopbackServer, transport: URLSessionTransport) throws
             credentials: NoTokens(),
             logging: .init(level: .basic, sink: InMemoryLogSink())
         ))
-    print("\n== Ordering: the standard stack, and a mis-ordered one")
+    heading("Ordering: the standard stack, and a mis-ordered one")
     print("   \(standard)")
     print("   diagnostics: \(standard.orderingDiagnostics.isEmpty ? "none" : "\(standard.orderingDiagnostics.count)")")
 

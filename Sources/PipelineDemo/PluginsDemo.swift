@@ -21,7 +21,7 @@ func showPlugins(server: LoopbackServer, transport: URLSessionTransport) async t
         ])
         LoggingMiddleware(level: .headers, sink: sink)
     }
-    print("\n== Plugins: default headers, then redacting logging")
+    heading("Plugins: default headers, then redacting logging")
     print("   \(pipeline)")
 
     var components = URLComponents(

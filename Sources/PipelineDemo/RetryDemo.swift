@@ -26,7 +26,7 @@ func showRetry(server: LoopbackServer, transport: URLSessionTransport) async thr
         RetryMiddleware(policy: policy)
         LoggingMiddleware(level: .basic, sink: sink)
     }
-    print("\n== Retry: a route that fails twice, then answers")
+    heading("Retry: a route that fails twice, then answers")
     print("   \(pipeline)")
     let (data, response) = try await pipeline.send(URLRequest(url: server.baseURL.appendingPathComponent("flaky")))
     for line in sink.text.split(separator: "\n") { print("   " + line) }

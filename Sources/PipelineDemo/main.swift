@@ -9,7 +9,8 @@ import HTTPPipelineTesting
 import FoundationNetworking
 #endif
 
-// pipeline-demo: two middleware written here, one loopback server, one pipeline in two orders.
+// pipeline-demo: two middleware written here in both orders, then each plugin, the standard stack
+// and a library app, all against one loopback server.
 //
 //   swift run pipeline-demo
 //
@@ -48,7 +49,7 @@ func send(_ path: String, through pipeline: some HTTPTransport, server: Loopback
 func show(
     _ title: String, _ pipeline: some HTTPTransport & CustomStringConvertible, server: LoopbackServer, report: Report
 ) async {
-    print("\n== \(title)")
+    heading(title, also: ["DemoMiddleware.swift"])
     print("   \(pipeline)")
     let before = server.requests.count
     for path in ["books/1", "missing"] {
