@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "HTTPPipeline", swiftSettings: swiftSettings),
         .target(
             name: "HTTPPipelineTesting",
-            dependencies: ["HTTPPipeline", "HTTPPipelineLogging"],
+            dependencies: ["HTTPPipeline"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPPipelineLogging
 import HTTPPipelineTesting
 import Testing
 

@@ -1,7 +1,7 @@
 import HTTPPipeline
-public import HTTPPipelineLogging
 
-/// A log sink that keeps every record in memory, for assertions in your tests.
+/// A log sink that keeps every record in memory, for assertions in your tests (and for a debug
+/// screen that shows recent exchanges).
 ///
 /// ```swift
 /// let sink = InMemoryLogSink()
