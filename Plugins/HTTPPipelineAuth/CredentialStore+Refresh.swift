@@ -139,6 +139,7 @@ extension CredentialStore {
                     needsSignIn = true
                     // Rejected after a 401 or an expiry, the credential is dead too; ahead of
                     // expiry it still works until it expires.
+                    deadCredential = current
                     if !proactive {
                         current = nil
                         version += 1

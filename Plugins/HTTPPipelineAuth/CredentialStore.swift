@@ -39,6 +39,8 @@ actor CredentialStore {
     /// The refresh token was rejected, or the user signed out: no refresh until a new
     /// credential is set.
     var needsSignIn = false
+    /// The credential whose refresh token was rejected, until another is set.
+    var deadCredential: Credential?
     /// A credential set from outside is being written to the source: requests wait.
     private var switching = false
     private var switchWaiters: [CheckedContinuation<Void, Never>] = []
@@ -151,7 +153,8 @@ actor CredentialStore {
             self.version += 1
             return
         }
-        guard flight == nil, !storageBusy, stored != current else { return }
+        // The credential whose refresh token was rejected is not taken up again from storage.
+        guard flight == nil, !storageBusy, stored != current, stored == nil || stored != deadCredential else { return }
         beginIdentity()
         adoptIdentity(stored, issuedAt: nil)
     }
@@ -177,6 +180,7 @@ actor CredentialStore {
         current = credential
         currentIssuedAt = issuedAt
         needsSignIn = credential == nil
+        deadCredential = nil
     }
 
     /// Adopts the credential a refresh of the current identity produced (already persisted).

@@ -85,6 +85,26 @@ import FoundationNetworking
         #expect(source.refreshes == 1, "the dead refresh token was offered again")
         #expect(transport.requests.count == 1, "nothing is sent with the rejected credential")
     }
+
+    @Test("A source read on every request does not hand back the credential whose refresh token was rejected")
+    func rereadSourceDoesNotReviveARejectedCredential() async throws {
+        let source = TestSource()
+        source.fail(with: RefreshTokenRejected())
+        let transport = server(accepting: { "token-9" })
+        let auth = AuthMiddleware(
+            source: source, options: AuthOptions(readsSourceOnEveryRequest: true), clock: ManualClock())
+        let pipeline = Pipeline(transport: transport) { auth }
+        for _ in 0..<3 {
+            await #expect { try await pipeline.send(URLRequest(url: testURL)) } throws: { error in
+                if case AuthError.reauthenticationRequired = error { return true }
+                return false
+            }
+        }
+        #expect(source.refreshes == 1)
+        #expect(transport.requests.count == 1)
+        source.state.withLock { $0.current = .bearer("token-9") }  // signed in elsewhere in the app
+        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+    }
 }
 
 /// Sends requests (at most 1,000, a millisecond apart) until one carries `authorization`, for
