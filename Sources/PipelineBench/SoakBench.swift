@@ -22,6 +22,7 @@ enum SoakBench {
         entries += [
             ("soak_revocations", Double(report.revocations)),
             ("soak_refreshes", Double(report.refreshes)),
+            ("soak_accounts", Double(report.accounts)),
             ("soak_log_records", Double(report.logRecords)),
             ("soak_log_records_with_secrets", Double(report.logRecordsWithSecrets)),
         ]
