@@ -107,7 +107,7 @@ struct RequestID: HTTPMiddleware {
     @Test func requestIDKeepsTheContract() async {
         var request = URLRequest(url: url)
         request.setValue("caller", forHTTPHeaderField: "X-Request-ID")
-        let report = await MiddlewareContract(passThroughRequest: request).check(RequestID())
+        let report = await MiddlewareContract(passThroughRequest: request).check { RequestID() }
         #expect(report.violations.isEmpty, "\(report)")
     }
 
