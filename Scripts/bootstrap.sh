@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing need on a fresh Debian machine with the Swift toolchain:
 # pkg-config and zlib headers (for the gzip plugin's system library target); gzip, pigz and
-# zopfli (for its interoperability tests); Python with venv (for the httpbin interop run).
+# zopfli (for its interoperability tests); valgrind (for the benchmark's instruction counts);
+# Python with venv (for the httpbin interop run).
 # Idempotent; does nothing when everything is present.
 set -euo pipefail
 missing=()
@@ -11,6 +12,8 @@ pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 command -v gzip >/dev/null 2>&1 || missing+=(gzip)
 command -v pigz >/dev/null 2>&1 || missing+=(pigz)
 command -v zopfli >/dev/null 2>&1 || missing+=(zopfli)
+# valgrind, for the instruction and allocation counts of Scripts/callgrind-per-request.sh.
+command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 # Python with venv, for the httpbin the interop tests run against (Scripts/interop-server.sh).
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)

@@ -80,41 +80,16 @@ if ! python3 Scripts/doc-coverage.py "$graphs" "${modules[@]}"; then
     failed+=("doc comments")
 fi
 
-# The entry page: one link per module, to its landing page, with the landing page's summary.
-{
-    cat <<'HTML'
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>swift-http-pipeline documentation</title>
-<style>
-body { font: 16px/1.5 -apple-system, "Helvetica Neue", sans-serif; max-width: 44rem; margin: 3rem auto; padding: 0 1rem; }
-dt { font-family: ui-monospace, Menlo, monospace; margin-top: 1rem; }
-dd { margin-left: 0; color: #444; }
-</style>
-</head>
-<body>
-<h1>swift-http-pipeline</h1>
-<p>HTTP client middleware for Swift. One documentation archive per module; the core's articles
-are <a href="HTTPPipeline.doccarchive/documentation/httppipeline/writingamiddleware/">Writing a middleware</a>,
-<a href="HTTPPipeline.doccarchive/documentation/httppipeline/orderingyourpipeline/">Ordering your pipeline</a> and
-<a href="HTTPPipeline.doccarchive/documentation/httppipeline/testingapipeline/">Testing a pipeline</a>.</p>
-<dl>
-HTML
-    for module in "${modules[@]}"; do
-        lower=$(echo "$module" | tr '[:upper:]' '[:lower:]')
-        # The summary: the first paragraph line after the "# ``Module``" title.
-        summary=$(awk 'NR > 1 && NF { print; exit }' "$(catalog "$module")/$module.md" | sed 's/``//g; s/&/\&amp;/g; s/</\&lt;/g')
-        echo "<dt><a href=\"$module.doccarchive/documentation/$lower/\">$module</a></dt>"
-        echo "<dd>$summary</dd>"
-    done
-    cat <<'HTML'
-</dl>
-</body>
-</html>
-HTML
-} >"$site/index.html"
+# The entry page: one link per module, to its landing page, with the landing page's abstract
+# whole (Scripts/docs-index.py; it fails on a summary cut mid-sentence).
+echo "-- entry page (Scripts/docs-index.py)"
+index_args=()
+for module in "${modules[@]}"; do
+    index_args+=("$module=$(catalog "$module")")
+done
+if ! python3 Scripts/docs-index.py "$site/index.html" "${index_args[@]}"; then
+    failed+=("entry page")
+fi
 
 if [ ${#failed[@]} -gt 0 ]; then
     echo "documentation FAILED: ${failed[*]}" >&2

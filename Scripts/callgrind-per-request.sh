@@ -6,8 +6,10 @@
 #   Scripts/callgrind-per-request.sh builder 10 one chain
 #
 # Each chain runs twice, with N and 2N requests; the difference divided by N is the cost of one
-# request, with start-up and warm-up cancelled out.
+# request, with start-up and warm-up cancelled out. Each run is that one chain and nothing else
+# (--suite chains --only F --layers L): another suite in the same process would be counted too.
 set -euo pipefail
+shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
 swift build -c release --product pipeline-bench >/dev/null
@@ -19,11 +21,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 instructions() { # family layers iterations
-    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$bench" --only "$1" --layers "$2" --iterations "$3" --rounds 1 >/dev/null 2>"$tmp/log"
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$bench" --suite chains --only "$1" --layers "$2" --iterations "$3" --rounds 1 >/dev/null 2>"$tmp/log"
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log"
 }
 allocations() { # family layers iterations
-    valgrind --tool=memcheck "$bench" --only "$1" --layers "$2" --iterations "$3" --rounds 1 >/dev/null 2>"$tmp/log"
+    valgrind --tool=memcheck "$bench" --suite chains --only "$1" --layers "$2" --iterations "$3" --rounds 1 >/dev/null 2>"$tmp/log"
     sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' "$tmp/log" | tr -d ,
 }
 
@@ -32,6 +34,9 @@ for family in $families; do
     for layers in $layer_counts; do
         i1=$(instructions "$family" "$layers" "$n"); i2=$(instructions "$family" "$layers" $((2 * n)))
         a1=$(allocations "$family" "$layers" "$n"); a2=$(allocations "$family" "$layers" $((2 * n)))
+        for count in "$i1" "$i2" "$a1" "$a2"; do
+            [[ $count =~ ^[0-9]+$ ]] || { cat "$tmp/log" >&2; echo "no count for $family $layers" >&2; exit 1; }
+        done
         # The warm-up runs a tenth of the iterations too, so N more measured requests are 1.1 N calls.
         awk -v f="$family" -v l="$layers" -v i1="$i1" -v i2="$i2" -v a1="$a1" -v a2="$a2" -v n="$n" \
             'BEGIN { printf "%-9s %6d %14.0f %12.2f\n", f, l, (i2 - i1) / (1.1 * n), (a2 - a1) / (1.1 * n) }'

@@ -5,6 +5,9 @@ import HTTPPipeline
 ///
 /// The *n*-th retry's ceiling is `min(cap, base × multiplierⁿ⁻¹)`; jitter then picks the actual
 /// wait so that many clients failing together do not retry in lockstep.
+///
+/// ``standard``, ``immediate``, ``constant(_:)`` and ``exponential(base:multiplier:cap:jitter:)``
+/// never fail; the initialiser throws, for numbers read at run time that may be out of range.
 public struct Backoff: Sendable, Equatable {
     /// How the wait is spread below (or around) the exponential ceiling.
     public enum Jitter: Sendable, Equatable {
@@ -41,7 +44,7 @@ public struct Backoff: Sendable, Equatable {
             throw .invalidBackoff("the multiplier must be between 1 and 100")
         }
         guard cap >= base else { throw .invalidBackoff("the cap is below the base delay") }
-        guard cap <= .seconds(86_400) else { throw .invalidBackoff("the cap is over a day") }
+        guard cap <= Self.longest else { throw .invalidBackoff("the cap is over a day") }
         self.init(uncheckedBase: base, multiplier: multiplier, cap: cap, jitter: jitter)
     }
 
@@ -55,6 +58,50 @@ public struct Backoff: Sendable, Equatable {
     /// 0.5 s doubling to a 10 s cap, with full jitter: the default policy's backoff.
     public static let standard = Backoff(
         uncheckedBase: .milliseconds(500), multiplier: 2, cap: .seconds(10), jitter: .full)
+
+    /// No wait at all: every retry is sent at once. For tests about what is retried rather than
+    /// when, and for retries a server's `Retry-After` alone should pace.
+    public static let immediate = Backoff(uncheckedBase: .zero, multiplier: 2, cap: .zero, jitter: .none)
+
+    /// The same wait before every retry, without jitter.
+    ///
+    /// Never fails: a negative `delay` waits zero, one over a day waits a day.
+    ///
+    /// - Parameter delay: The wait before each retry.
+    /// - Returns: The backoff.
+    public static func constant(_ delay: Duration) -> Backoff {
+        let delay = min(max(delay, .zero), longest)
+        return Backoff(uncheckedBase: delay, multiplier: 2, cap: delay, jitter: .none)
+    }
+
+    /// Exponential growth from `base`, capped, with jitter, for numbers known when the code is
+    /// written.
+    ///
+    /// Never fails: a value out of range is brought to the nearest one in range (a negative
+    /// `base` waits zero, a `multiplier` below 1 or not a number is 1, one over 100 is 100, a
+    /// `cap` below `base` is `base`, one over a day is a day). For numbers read at run time,
+    /// ``init(base:multiplier:cap:jitter:)`` refuses them instead.
+    ///
+    /// - Parameters:
+    ///   - base: The first retry's ceiling; 0.5 s by default.
+    ///   - multiplier: Growth per retry, from 1 to 100; 2 by default.
+    ///   - cap: The largest wait; 10 s by default.
+    ///   - jitter: How the wait is spread; ``Jitter/full`` by default.
+    /// - Returns: The backoff.
+    public static func exponential(
+        base: Duration = .milliseconds(500),
+        multiplier: Double = 2,
+        cap: Duration = .seconds(10),
+        jitter: Jitter = .full
+    ) -> Backoff {
+        let base = min(max(base, .zero), longest)
+        let multiplier = multiplier.isNaN ? 1 : min(max(multiplier, 1), 100)
+        let cap = min(max(cap, base), longest)
+        return Backoff(uncheckedBase: base, multiplier: multiplier, cap: cap, jitter: jitter)
+    }
+
+    /// The longest wait a backoff accepts: a day.
+    static let longest = Duration.seconds(86_400)
 
     /// The wait before retry number `retry` (1 for the first retry).
     ///

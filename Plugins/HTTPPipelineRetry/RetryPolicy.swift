@@ -19,6 +19,11 @@ import FoundationNetworking
 ///   only when the request carries an `Idempotency-Key`;
 /// - `Retry-After` is honoured on 429 and 503, unless it asks for more than ``maximumDelay`` or
 ///   would end past the deadline: then the response is returned at once.
+///
+/// The common configurations never fail: ``default``, ``none`` and
+/// ``attempts(_:backoff:deadline:)`` with a ``Backoff`` constant such as ``Backoff/immediate``,
+/// ``Backoff/constant(_:)`` or ``Backoff/exponential(base:multiplier:cap:jitter:)``. The
+/// initialiser throws, for numbers read at run time that may be out of range.
 public struct RetryPolicy: Sendable {
     /// The largest attempt count a policy accepts.
     public static let maximumAttemptLimit = 20
@@ -79,9 +84,9 @@ public struct RetryPolicy: Sendable {
         self.addsIdempotencyKey = false
     }
 
-    private init(unchecked maximumAttempts: Int, backoff: Backoff) {
+    private init(unchecked maximumAttempts: Int, backoff: Backoff, deadline: Duration = .seconds(30)) {
         self.maximumAttempts = maximumAttempts
-        self.deadline = .seconds(30)
+        self.deadline = deadline
         self.backoff = backoff
         self.maximumDelay = backoff.cap
         self.retryableStatuses = [408, 429, 500, 502, 503, 504]
@@ -97,7 +102,41 @@ public struct RetryPolicy: Sendable {
     /// Never retry: every request is sent once.
     public static let none = RetryPolicy(unchecked: 1, backoff: .standard)
 
+    /// The default rules for what is retryable, with the given attempt count, backoff and
+    /// deadline.
+    ///
+    /// ```swift
+    /// RetryMiddleware(policy: .attempts(4, backoff: .exponential(base: .milliseconds(200))))
+    /// RetryMiddleware(policy: .attempts(3, backoff: .immediate), clock: ManualClock())   // in a test
+    /// ```
+    ///
+    /// Never fails: `count` is brought into 1...``maximumAttemptLimit`` (0 or less makes one
+    /// attempt, no retry), and `deadline` into a nanosecond to a day. The longest single wait is
+    /// the backoff's cap. For numbers
+    /// read at run time, ``init(maximumAttempts:deadline:backoff:maximumDelay:)`` refuses them
+    /// instead.
+    ///
+    /// - Parameters:
+    ///   - count: The most attempts in total, the first included.
+    ///   - backoff: How long to wait before each retry; ``Backoff/standard`` by default.
+    ///   - deadline: How long all attempts may take together; 30 s by default.
+    /// - Returns: The policy.
+    public static func attempts(
+        _ count: Int,
+        backoff: Backoff = .standard,
+        deadline: Duration = .seconds(30)
+    ) -> RetryPolicy {
+        RetryPolicy(
+            unchecked: min(max(count, 1), maximumAttemptLimit),
+            backoff: backoff,
+            deadline: min(max(deadline, .nanoseconds(1)), .seconds(86_400))
+        )
+    }
+
     /// Exponential backoff with the given numbers, and the default rules for what is retryable.
+    ///
+    /// Throws for numbers out of range; for numbers known when the code is written,
+    /// `.attempts(n, backoff: .exponential(...))` says the same without `try`.
     ///
     /// - Parameters:
     ///   - maximumAttempts: The most attempts in total.

@@ -32,9 +32,10 @@ extension MiddlewareContract {
         }
     }
 
-    func checkCallsNext(_ middleware: some HTTPMiddleware) async -> String? {
+    func checkCallsNext<Middleware: HTTPMiddleware>(_ makeMiddleware: () -> Middleware) async -> String? {
         let succeeding = ScriptedTransport(respond: { _ in .status(200, body: Self.body) })
         do {
+            let middleware = makeMiddleware()
             _ = try await Pipeline(transport: succeeding) { middleware }.send(request)
         } catch {
             return "a successful exchange threw \(type(of: error))"
@@ -44,10 +45,55 @@ extension MiddlewareContract {
         }
         for reply: ScriptedTransport.Reply in [.status(503), .failure(URLError(.timedOut))] {
             let failing = ScriptedTransport(respond: { _ in reply })
+            let middleware = makeMiddleware()
             _ = try? await Pipeline(transport: failing) { middleware }.send(request)
             let calls = failing.requests.count
             if calls < 1 || calls > maximumCallsToNext {
                 return "next was called \(calls) times when every attempt failed (allowed 1...\(maximumCallsToNext))"
+            }
+        }
+        return await checkRepeatedRequest(makeMiddleware())
+    }
+
+    /// Sends the request twice, then a request for another URL, through one middleware: each
+    /// reaches `next`, except that a middleware that may answer without calling next may answer
+    /// the repeat itself, with what `next` gave the first time.
+    func checkRepeatedRequest(_ middleware: some HTTPMiddleware) async -> String? {
+        let transport = ScriptedTransport(respond: { request in
+            .status(200, headers: Self.headers, body: Data("contract body for \(request.url?.path ?? "")".utf8))
+        })
+        let pipeline = Pipeline(transport: transport) { middleware }
+        var other = request
+        other.url = request.url?.appendingPathComponent("other")
+        var calls = 0
+        for (index, request) in [request, request, other].enumerated() {
+            let outcome: (Data, HTTPURLResponse)
+            do {
+                outcome = try await pipeline.send(request)
+            } catch {
+                return "a successful exchange threw \(type(of: error))"
+            }
+            let called = transport.requests.count - calls
+            calls = transport.requests.count
+            if called > 1 { return "next was called \(called) times on a successful exchange" }
+            guard called == 0 else { continue }
+            switch index {
+            case 1 where mayAnswerWithoutCallingNext:
+                let expected = Data("contract body for \(request.url?.path ?? "")".utf8)
+                if outcome.0 != expected { return "a repeated request was answered without next, with another body" }
+                if outcome.1.statusCode != 200 {
+                    return "a repeated request was answered without next, with status \(outcome.1.statusCode)"
+                }
+                if outcome.1.value(forHTTPHeaderField: "X-Contract") != "kept" {
+                    return "a repeated request was answered without next, without the response's headers"
+                }
+            case 1:
+                return "a repeated request was answered without calling next "
+                    + "(declare mayAnswerWithoutCallingNext if answering from memory is the middleware's job)"
+            case 2:
+                return "a request for another URL was answered without calling next"
+            default:
+                return "next was called 0 times on a successful exchange"
             }
         }
         return nil

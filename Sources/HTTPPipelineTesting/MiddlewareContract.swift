@@ -11,16 +11,27 @@ public import Foundation
 ///
 /// ```swift
 /// @Test func requestStampKeepsTheMiddlewareContract() async {
-///     let report = await MiddlewareContract().check(RequestStamp())
+///     let report = await MiddlewareContract().check { RequestStamp() }
 ///     #expect(report.violations.isEmpty, "\(report)")
 /// }
 /// ```
 ///
 /// The rules (``Rule``): a request the middleware does not apply to passes through untouched;
 /// on a plain successful exchange `next` is called exactly once, and never more than
-/// ``maximumCallsToNext`` times even when everything fails; requests pass layers outermost first
-/// and responses come back innermost first; an error from below propagates unchanged unless
+/// ``maximumCallsToNext`` times even when everything fails; a repeated request reaches `next`
+/// again, unless ``mayAnswerWithoutCallingNext``; requests pass layers outermost first and
+/// responses come back innermost first; an error from below propagates unchanged unless
 /// ``changesErrors``; cancelling the caller ends the call promptly with a cancellation error.
+///
+/// `check` takes a closure that makes the middleware and calls it for every exchange it checks,
+/// so that what one check leaves behind (a cached response, an open circuit, a spent budget)
+/// cannot fail the next. A cache declares what it does with
+/// ``mayAnswerWithoutCallingNext``:
+///
+/// ```swift
+/// let report = await MiddlewareContract(mayAnswerWithoutCallingNext: true).check { ResponseCache() }
+/// ```
+///
 /// It imports no test framework, so it works under Swift Testing and XCTest alike.
 public struct MiddlewareContract: Sendable {
     /// One rule of the contract.
@@ -29,7 +40,11 @@ public struct MiddlewareContract: Sendable {
         /// response comes back unchanged.
         case passThrough
         /// `next` is called exactly once on a successful exchange, and a bounded number of times
-        /// when every attempt fails.
+        /// when every attempt fails. The same request sent again through the same middleware
+        /// reaches `next` again, unless the middleware may answer without calling next (see
+        /// ``MiddlewareContract/mayAnswerWithoutCallingNext``); then the repeat may be answered
+        /// from memory, with the response `next` gave, but a request for another URL still
+        /// reaches `next`.
         case callsNext
         /// Requests pass layers outermost first, responses innermost first.
         case ordering
@@ -70,6 +85,10 @@ public struct MiddlewareContract: Sendable {
     /// The most times `next` may be called when every attempt fails: 1, unless the middleware's
     /// job is to retry.
     public var maximumCallsToNext: Int
+    /// Whether the middleware may answer a request it has seen before without calling `next`, as a
+    /// response cache does. A fresh middleware must still call `next` on its first exchange; a
+    /// repeat may then be answered from memory, with the response `next` gave for it.
+    public var mayAnswerWithoutCallingNext: Bool
     /// Whether the middleware's job is to change errors from below: skips
     /// ``Rule/errorPropagation``, and lets any error end a cancelled call.
     public var changesErrors: Bool
@@ -88,6 +107,8 @@ public struct MiddlewareContract: Sendable {
     ///   - maximumCallsToNext: The most times `next` may be called when every attempt fails.
     ///   - changesErrors: Whether the middleware's job is to change errors from below; then any
     ///     error (not only a cancellation error) may end a cancelled call.
+    ///   - mayAnswerWithoutCallingNext: Whether the middleware may answer a repeated request
+    ///     without calling `next`, as a response cache does.
     ///   - cancellationTimeLimit: How long a cancelled call may take to end.
     ///   - skipping: Rules not to check.
     public init(
@@ -95,6 +116,7 @@ public struct MiddlewareContract: Sendable {
         passThroughRequest: URLRequest? = nil,
         maximumCallsToNext: Int = 1,
         changesErrors: Bool = false,
+        mayAnswerWithoutCallingNext: Bool = false,
         cancellationTimeLimit: Duration = .seconds(2),
         skipping: Set<Rule> = []
     ) {
@@ -103,15 +125,19 @@ public struct MiddlewareContract: Sendable {
         self.passThroughRequest = passThroughRequest ?? request
         self.maximumCallsToNext = maximumCallsToNext
         self.changesErrors = changesErrors
+        self.mayAnswerWithoutCallingNext = mayAnswerWithoutCallingNext
         self.cancellationTimeLimit = cancellationTimeLimit
         self.skipping = changesErrors ? skipping.union([.errorPropagation]) : skipping
     }
 
-    /// Runs every applicable rule against `middleware`, each through a fresh pipeline.
+    /// Runs every applicable rule against middleware made fresh for each exchange.
     ///
-    /// - Parameter middleware: The middleware to check.
+    /// Every exchange a rule sends gets a middleware of its own from `makeMiddleware`, except
+    /// the repeated request of ``Rule/callsNext``, which is sent twice through one.
+    ///
+    /// - Parameter makeMiddleware: Makes the middleware to check, as new, each time it is called.
     /// - Returns: The rules checked and the violations found.
-    public func check(_ middleware: some HTTPMiddleware) async -> Report {
+    public func check<Middleware: HTTPMiddleware>(_ makeMiddleware: () -> Middleware) async -> Report {
         var checked: [Rule] = []
         var violations: [Violation] = []
         func run(_ rule: Rule, _ body: () async -> String?) async {
@@ -121,12 +147,24 @@ public struct MiddlewareContract: Sendable {
                 violations.append(Violation(rule: rule, detail: detail))
             }
         }
-        await run(.passThrough) { await checkPassThrough(middleware, passThroughRequest) }
-        await run(.callsNext) { await checkCallsNext(middleware) }
-        await run(.ordering) { await checkOrdering(middleware) }
-        await run(.errorPropagation) { await checkErrorPropagation(middleware) }
-        await run(.cancellation) { await checkCancellation(middleware) }
+        await run(.passThrough) { await checkPassThrough(makeMiddleware(), passThroughRequest) }
+        await run(.callsNext) { await checkCallsNext(makeMiddleware) }
+        await run(.ordering) { await checkOrdering(makeMiddleware()) }
+        await run(.errorPropagation) { await checkErrorPropagation(makeMiddleware()) }
+        await run(.cancellation) { await checkCancellation(makeMiddleware()) }
         return Report(checked: checked, violations: violations)
+    }
+
+    /// Runs every applicable rule against one middleware value, shared by every exchange.
+    ///
+    /// Right for a middleware that keeps nothing from one request to the next. One that does (a
+    /// cache, a circuit breaker, a budget) carries what an earlier check left into the later
+    /// ones: check it with a closure that makes it instead, `check { ResponseCache() }`.
+    ///
+    /// - Parameter middleware: The middleware to check.
+    /// - Returns: The rules checked and the violations found.
+    public func check(_ middleware: some HTTPMiddleware) async -> Report {
+        await check { middleware }
     }
 
     static var defaultRequest: URLRequest {

@@ -6,52 +6,10 @@ import HTTPPipeline
 import FoundationNetworking
 #endif
 
-// pipeline-bench: the per-request cost of the middleware chain.
-//
-//   swift run -c release pipeline-bench                 a table
-//   swift run -c release pipeline-bench --json          one JSON object, a key per measurement
-//   pipeline-bench --only builder --layers 10 --iterations 100000
-//                                                       one chain, for valgrind/callgrind
-//   pipeline-bench --suite chains|logging|plugins|gzip|soak|e2e  one part only
-//   pipeline-bench --suite soak --soak-requests 100000  the soak, with its request count
-//   pipeline-bench --suite e2e [--nginx URL] [--e2e-requests 500]
-//                                                       requests per second over loopback sockets,
-//                                                       standard pipeline vs bare URLSessionTransport;
-//                                                       NGINX_URL in the environment works too
+// pipeline-bench: the per-request cost of the middleware chain and the plugins. `--help` lists
+// the suites and flags (Options.swift).
 //
 // `main` is synchronous and waits for the async work: valgrind 3.19 crashes on an async main.
-
-struct Options {
-    var json = false
-    var only: Family?
-    var layers: Int?
-    var iterations = 200_000
-    var rounds = 5
-    var suite = "all"
-    var soakRequests = 100_000
-    var endToEndRequests = 500
-    var nginx = ProcessInfo.processInfo.environment["NGINX_URL"].flatMap { URL(string: $0) }
-
-    init(_ arguments: [String]) {
-        var rest = arguments.makeIterator()
-        while let argument = rest.next() {
-            switch argument {
-            case "--json": json = true
-            case "--only": only = rest.next().flatMap(Family.init(rawValue:))
-            case "--layers": layers = rest.next().flatMap { Int($0) }
-            case "--iterations": iterations = rest.next().flatMap { Int($0) } ?? iterations
-            case "--rounds": rounds = rest.next().flatMap { Int($0) } ?? rounds
-            case "--suite": suite = rest.next() ?? suite
-            case "--soak-requests": soakRequests = rest.next().flatMap { Int($0) } ?? soakRequests
-            case "--e2e-requests": endToEndRequests = rest.next().flatMap { Int($0) } ?? endToEndRequests
-            case "--nginx": nginx = rest.next().flatMap { URL(string: $0) }
-            default:
-                FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
-                exit(2)
-            }
-        }
-    }
-}
 
 func makeTransport() -> InMemoryTransport {
     let url = URL(fileURLWithPath: "/")
@@ -124,12 +82,16 @@ func run(_ options: Options) async {
     if failed { exit(1) }
 }
 
-let options = Options(Array(CommandLine.arguments.dropFirst()))
-let suites = ["all", "chains", "logging", "plugins", "gzip", "soak", "e2e"]
-guard suites.contains(options.suite) else {
-    FileHandle.standardError.write(
-        Data("unknown suite \(options.suite); one of \(suites.joined(separator: ", "))\n".utf8))
+let options: Options
+do {
+    options = try Options(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("pipeline-bench: \(error.message) (--help lists the options)\n".utf8))
     exit(2)
+}
+if options.help {
+    print(Options.usage)
+    exit(0)
 }
 let done = DispatchSemaphore(value: 0)
 Task.detached {

@@ -20,8 +20,8 @@ func showRetry(server: LoopbackServer, transport: URLSessionTransport) async thr
         return hit <= 2 ? .init(status: 503, headers: [("Retry-After", "0")]) : .init(body: Data("recovered".utf8))
     }
     let sink = InMemoryLogSink()
-    let policy = try RetryPolicy.exponential(
-        maximumAttempts: 4, base: .milliseconds(40), cap: .milliseconds(200), jitter: .none)
+    let policy = RetryPolicy.attempts(
+        4, backoff: .exponential(base: .milliseconds(40), cap: .milliseconds(200), jitter: .none))
     let pipeline = Pipeline(transport: transport) {
         RetryMiddleware(policy: policy)
         LoggingMiddleware(level: .basic, sink: sink)

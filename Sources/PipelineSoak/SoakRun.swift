@@ -49,7 +49,7 @@ package enum SoakRun {
         do {
             let built = try StandardPipeline.build(
                 over: FaultInjectingTransport(server: server, configuration: configuration),
-                options: try options(auth: auth, sink: sink)
+                options: options(auth: auth, sink: sink)
             )
             if !built.orderingDiagnostics.isEmpty {
                 report.violations.append("the standard pipeline has ordering diagnostics")
@@ -150,13 +150,10 @@ package enum SoakRun {
         }
     }
 
-    private static func options(auth: AuthMiddleware, sink: SecretScanningSink) throws -> StandardOptions {
+    private static func options(auth: AuthMiddleware, sink: SecretScanningSink) -> StandardOptions {
         StandardOptions(
             headers: [.fixed("User-Agent", "pipeline-soak/1")],
-            retry: try RetryPolicy(
-                maximumAttempts: 3,
-                backoff: try Backoff(base: .milliseconds(1), cap: .milliseconds(4))
-            ),
+            retry: .attempts(3, backoff: .exponential(base: .milliseconds(1), cap: .milliseconds(4))),
             authMiddleware: auth,
             logging: .init(level: .headers, sink: sink),
             gzip: .default

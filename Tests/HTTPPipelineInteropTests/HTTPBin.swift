@@ -116,8 +116,8 @@ extension URLSessionTransport {
 
 extension RetryPolicy {
     /// Three attempts with short waits, so retried statuses cost milliseconds, not seconds.
-    static func interop() throws -> RetryPolicy {
-        try .exponential(maximumAttempts: 3, base: .milliseconds(20), cap: .milliseconds(50))
+    static func interop() -> RetryPolicy {
+        .attempts(3, backoff: .exponential(base: .milliseconds(20), cap: .milliseconds(50)))
     }
 }
 

@@ -46,7 +46,7 @@ enum Scenario: String, CaseIterable, Sendable {
             over: transport,
             options: StandardOptions(
                 headers: headers,
-                retry: try .interop(),
+                retry: .interop(),
                 credentials: credentials,
                 logging: .init(level: .body, sink: sink)
             ))

@@ -78,7 +78,7 @@ struct RequestID: HTTPMiddleware {
 
     @Test func probesInsideARetryRecordEachAttempt() async throws {
         let log = OrderLog()
-        let policy = try RetryPolicy(maximumAttempts: 2, backoff: Backoff(base: .zero, cap: .zero, jitter: .none))
+        let policy = RetryPolicy.attempts(2, backoff: .immediate)
         let pipeline = Pipeline(transport: ScriptedTransport([.status(503), .ok()])) {
             RetryMiddleware(policy: policy, clock: ManualClock())
             OrderProbe("inner", log: log)
@@ -91,8 +91,7 @@ struct RequestID: HTTPMiddleware {
     @Test func aTransientStatusIsRetriedAfterTheBackoff() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport([.status(503), .ok("finally")])
-        let policy = try RetryPolicy(
-            maximumAttempts: 2, backoff: Backoff(base: .seconds(1), cap: .seconds(1), jitter: .none))
+        let policy = RetryPolicy.attempts(2, backoff: .constant(.seconds(1)))
         let pipeline = Pipeline(transport: transport) { RetryMiddleware(policy: policy, clock: clock) }
         let request = URLRequest(url: url)
         let call = Task { try await pipeline.send(request) }
@@ -107,7 +106,7 @@ struct RequestID: HTTPMiddleware {
     @Test func requestIDKeepsTheContract() async {
         var request = URLRequest(url: url)
         request.setValue("caller", forHTTPHeaderField: "X-Request-ID")
-        let report = await MiddlewareContract(passThroughRequest: request).check(RequestID())
+        let report = await MiddlewareContract(passThroughRequest: request).check { RequestID() }
         #expect(report.violations.isEmpty, "\(report)")
     }
 

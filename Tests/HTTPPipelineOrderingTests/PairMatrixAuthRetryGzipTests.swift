@@ -39,7 +39,7 @@ struct PairMatrixAuthRetryGzipTests {
                 return request.value(forHTTPHeaderField: "Authorization") == "Bearer token-0" ? .status(401) : .ok("{}")
             }
             let setup = PairSetup(
-                "A–R", matrixAuth(source, now: { wallClock.value }), try zeroDelayRetry(), transport: transport)
+                "A–R", matrixAuth(source, now: { wallClock.value }), zeroDelayRetry(), transport: transport)
             let observed = await setup.observe(order)
             let label = setup.label(order)
             #expect(observed.outcome.status == 200, "\(label): the call succeeds in the end")
@@ -69,7 +69,7 @@ struct PairMatrixAuthRetryGzipTests {
             let setup = PairSetup(
                 "A–R",
                 matrixAuth(source),
-                try zeroDelayRetry(retrying: [401]),
+                zeroDelayRetry(retrying: [401]),
                 transport: ScriptedTransport { _ in .status(401) }
             )
             let observed = await setup.observe(order)
@@ -111,7 +111,7 @@ struct PairMatrixAuthRetryGzipTests {
             let setup = PairSetup(
                 "A–R",
                 matrixAuth(source),
-                try zeroDelayRetry(),
+                zeroDelayRetry(),
                 transport: ScriptedTransport([.status(401), .status(503), .ok("{}")])
             )
             let observed = await setup.observe(order)
@@ -213,7 +213,7 @@ struct PairMatrixAuthRetryGzipTests {
         for order in PairOrder.allCases {
             let setup = PairSetup(
                 "R–G",
-                try zeroDelayRetry(),
+                zeroDelayRetry(),
                 GzipMiddleware(),
                 transport: ScriptedTransport([
                     gzipReply(503, try gzipped(#"{"error":"busy"}"#)),
@@ -236,7 +236,7 @@ struct PairMatrixAuthRetryGzipTests {
         for order in PairOrder.allCases {
             let setup = PairSetup(
                 "R–G",
-                try zeroDelayRetry(),
+                zeroDelayRetry(),
                 GzipMiddleware(),
                 transport: ScriptedTransport([gzipReply(200, try corruptGzip(matrixJSON)), .ok("{}")])
             )
@@ -257,7 +257,7 @@ struct PairMatrixAuthRetryGzipTests {
         for order in PairOrder.allCases {
             let setup = PairSetup(
                 "R–G",
-                try zeroDelayRetry(),
+                zeroDelayRetry(),
                 GzipMiddleware(),
                 transport: ScriptedTransport([
                     gzipReply(503, try corruptGzip(#"{"error":"busy, try again"}"#)),

@@ -196,7 +196,7 @@ struct PairMatrixHeadersTests {
             let setup = PairSetup(
                 "H–R",
                 try DefaultHeaders([countingHeader("X-Request-ID", prefix: "req")]),
-                try zeroDelayRetry(),
+                zeroDelayRetry(),
                 transport: ScriptedTransport([.status(503), .status(503), .ok("{}")])
             )
             let observed = await setup.observe(order)
@@ -224,7 +224,7 @@ struct PairMatrixHeadersTests {
             let setup = PairSetup(
                 "H–R",
                 try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3"), .fixed("Accept", "application/json")]),
-                try zeroDelayRetry(),
+                zeroDelayRetry(),
                 transport: ScriptedTransport([.status(503), .failure(URLError(.networkConnectionLost)), .ok("{}")])
             )
             let observed = await setup.observe(order)
@@ -245,7 +245,7 @@ struct PairMatrixHeadersTests {
             let setup = PairSetup(
                 "H–R",
                 try DefaultHeaders([countingHeader("Idempotency-Key", prefix: "key")]),
-                try zeroDelayRetry(),
+                zeroDelayRetry(),
                 transport: ScriptedTransport([.status(503), .status(201)])
             )
             var request = URLRequest(url: orderingURL)

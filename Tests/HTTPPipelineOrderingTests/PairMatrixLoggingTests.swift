@@ -71,7 +71,7 @@ struct PairMatrixLoggingTests {
             let setup = PairSetup(
                 "L–R",
                 LoggingMiddleware(level: .basic, sink: sink),
-                try zeroDelayRetry(),
+                zeroDelayRetry(),
                 transport: ScriptedTransport([.status(503), .failure(URLError(.timedOut)), .ok("{}")]),
                 sink: sink
             )

@@ -179,11 +179,8 @@ struct PairSetup {
 // MARK: - Plugins configured for the matrix
 
 /// A retry layer that never sleeps for real: zero backoff, a manual clock, no budget.
-func zeroDelayRetry(maximumAttempts: Int = 3, retrying extraStatuses: Set<Int> = []) throws -> RetryMiddleware {
-    var policy = try RetryPolicy(
-        maximumAttempts: maximumAttempts,
-        backoff: Backoff(base: .zero, cap: .zero, jitter: .none)
-    )
+func zeroDelayRetry(maximumAttempts: Int = 3, retrying extraStatuses: Set<Int> = []) -> RetryMiddleware {
+    var policy = RetryPolicy.attempts(maximumAttempts, backoff: .immediate)
     policy.retryableStatuses.formUnion(extraStatuses)
     return RetryMiddleware(policy: policy, budget: nil, clock: ManualClock())
 }

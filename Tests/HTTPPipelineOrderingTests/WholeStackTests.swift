@@ -46,8 +46,8 @@ import FoundationNetworking
     }
 
     static let headers: [DefaultHeaders.Header] = [.computed("X-Request-ID") { _ in UUID().uuidString }]
-    static func retry() throws -> RetryMiddleware {
-        RetryMiddleware(policy: try .exponential(maximumAttempts: 3, base: .zero, cap: .zero), clock: ManualClock())
+    static func retry() -> RetryMiddleware {
+        RetryMiddleware(policy: .attempts(3, backoff: .immediate), clock: ManualClock())
     }
 
     func assertNoSecret(_ sink: InMemoryLogSink, _ stack: String) {
@@ -63,7 +63,7 @@ import FoundationNetworking
             over: transport,
             options: StandardOptions(
                 headers: Self.headers,
-                retry: try .exponential(maximumAttempts: 3, base: .zero, cap: .zero),
+                retry: .attempts(3, backoff: .immediate),
                 credentials: Tokens(),
                 logging: .init(level: .headers, sink: sink),
                 clock: ManualClock()
@@ -92,7 +92,7 @@ import FoundationNetworking
         let pipeline = try Pipeline(transport: try Self.server()) {
             LoggingMiddleware(level: .headers, sink: sink)
             try DefaultHeaders(Self.headers)
-            try Self.retry()
+            Self.retry()
             AuthMiddleware(source: Tokens(), clock: ManualClock())
             GzipMiddleware()
         }
@@ -111,7 +111,7 @@ import FoundationNetworking
         let pipeline = try Pipeline(transport: transport) {
             try DefaultHeaders(Self.headers)
             AuthMiddleware(source: Tokens(), clock: ManualClock())
-            try Self.retry()
+            Self.retry()
             LoggingMiddleware(level: .headers, sink: sink)
             GzipMiddleware()
         }
@@ -128,7 +128,7 @@ import FoundationNetworking
         let sink = InMemoryLogSink()
         let pipeline = try Pipeline(transport: try Self.server()) {
             try DefaultHeaders(Self.headers)
-            try Self.retry()
+            Self.retry()
             AuthMiddleware(source: Tokens(), clock: ManualClock())
             GzipMiddleware()
             LoggingMiddleware(level: .headers, sink: sink)

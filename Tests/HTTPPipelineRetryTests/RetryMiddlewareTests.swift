@@ -12,8 +12,8 @@ import FoundationNetworking
     @Test func transientStatusIsRetriedWithTheBackoffScheduleUntilSuccess() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport([.status(503), .status(502), .ok("finally")])
-        let pipeline = try Pipeline(transport: transport) {
-            RetryMiddleware(policy: try exactPolicy(attempts: 3), clock: clock)
+        let pipeline = Pipeline(transport: transport) {
+            RetryMiddleware(policy: exactPolicy(attempts: 3), clock: clock)
         }
         let (result, waits) = await drive(clock) { try await pipeline.send(request()) }
         let (data, response) = try result.get()
@@ -26,8 +26,8 @@ import FoundationNetworking
     @Test(arguments: [408, 429, 500, 502, 503, 504])
     func retryableStatusesAreRetriedAndTheLastResponseIsReturned(status: Int) async throws {
         let transport = ScriptedTransport(respond: { _ in .status(status) })
-        let pipeline = try Pipeline(transport: transport) {
-            RetryMiddleware(policy: try immediatePolicy(attempts: 3), clock: ManualClock())
+        let pipeline = Pipeline(transport: transport) {
+            RetryMiddleware(policy: immediatePolicy(attempts: 3), clock: ManualClock())
         }
         let (_, response) = try await pipeline.send(request())
         #expect(response.statusCode == status)
@@ -37,8 +37,8 @@ import FoundationNetworking
     @Test(arguments: [200, 201, 204, 301, 304, 400, 401, 403, 404, 409, 422, 501, 505])
     func otherStatusesAreReturnedAfterOneAttempt(status: Int) async throws {
         let transport = ScriptedTransport(respond: { _ in .status(status) })
-        let pipeline = try Pipeline(transport: transport) {
-            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        let pipeline = Pipeline(transport: transport) {
+            RetryMiddleware(policy: immediatePolicy(), clock: ManualClock())
         }
         #expect(try await pipeline.send(request()).1.statusCode == status)
         #expect(transport.requests.count == 1)
@@ -50,8 +50,8 @@ import FoundationNetworking
     ])
     func transientTransportErrorsAreRetriedAndTheLastIsThrown(code: URLError.Code) async throws {
         let transport = ScriptedTransport(respond: { _ in .failure(URLError(code)) })
-        let pipeline = try Pipeline(transport: transport) {
-            RetryMiddleware(policy: try immediatePolicy(attempts: 4), clock: ManualClock())
+        let pipeline = Pipeline(transport: transport) {
+            RetryMiddleware(policy: immediatePolicy(attempts: 4), clock: ManualClock())
         }
         await #expect(throws: URLError(code)) { try await pipeline.send(request()) }
         #expect(transport.requests.count == 4)
@@ -64,8 +64,8 @@ import FoundationNetworking
     ])
     func permanentTransportErrorsAreThrownAfterOneAttempt(error: URLError) async throws {
         let transport = ScriptedTransport(respond: { _ in .failure(error) })
-        let pipeline = try Pipeline(transport: transport) {
-            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        let pipeline = Pipeline(transport: transport) {
+            RetryMiddleware(policy: immediatePolicy(), clock: ManualClock())
         }
         await #expect(throws: error) { try await pipeline.send(request()) }
         #expect(transport.requests.count == 1)
@@ -75,8 +75,8 @@ import FoundationNetworking
         struct Custom: Error {}
         for error in [Custom(), CancellationError()] as [any Error] {
             let transport = ScriptedTransport(respond: { _ in .failure(error) })
-            let pipeline = try Pipeline(transport: transport) {
-                RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+            let pipeline = Pipeline(transport: transport) {
+                RetryMiddleware(policy: immediatePolicy(), clock: ManualClock())
             }
             _ = try? await pipeline.send(request())
             #expect(transport.requests.count == 1)
@@ -86,8 +86,8 @@ import FoundationNetworking
     @Test(arguments: ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE", "get"])
     func idempotentMethodsAreRetried(method: String) async throws {
         let transport = ScriptedTransport([.status(503), .ok()])
-        let pipeline = try Pipeline(transport: transport) {
-            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        let pipeline = Pipeline(transport: transport) {
+            RetryMiddleware(policy: immediatePolicy(), clock: ManualClock())
         }
         #expect(try await pipeline.send(request(method)).1.statusCode == 200)
         #expect(transport.requests.count == 2)
@@ -96,8 +96,8 @@ import FoundationNetworking
     @Test(arguments: ["POST", "PATCH", "CONNECT"])
     func unsafeMethodsWithoutAnIdempotencyKeyAreSentOnce(method: String) async throws {
         let transport = ScriptedTransport([.status(503), .ok()])
-        let pipeline = try Pipeline(transport: transport) {
-            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        let pipeline = Pipeline(transport: transport) {
+            RetryMiddleware(policy: immediatePolicy(), clock: ManualClock())
         }
         #expect(try await pipeline.send(request(method)).1.statusCode == 503)
         #expect(transport.requests.count == 1)
@@ -105,15 +105,15 @@ import FoundationNetworking
 
     @Test func postWithAnIdempotencyKeyIsRetriedWithTheSameKey() async throws {
         let transport = ScriptedTransport([.failure(URLError(.networkConnectionLost)), .ok()])
-        let pipeline = try Pipeline(transport: transport) {
-            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        let pipeline = Pipeline(transport: transport) {
+            RetryMiddleware(policy: immediatePolicy(), clock: ManualClock())
         }
         _ = try await pipeline.send(request("POST", headers: ["Idempotency-Key": "order-17"]))
         #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Idempotency-Key") } == ["order-17", "order-17"])
     }
 
     @Test func optInAddsOneFreshKeyThatEveryAttemptOfAPostCarries() async throws {
-        var policy = try immediatePolicy()
+        var policy = immediatePolicy()
         policy.addsIdempotencyKey = true
         let transport = ScriptedTransport([.status(503), .status(503), .ok(), .ok()])
         let pipeline = Pipeline(transport: transport) { RetryMiddleware(policy: policy, clock: ManualClock()) }
@@ -129,8 +129,8 @@ import FoundationNetworking
         var streamed = request("PUT")
         streamed.httpBodyStream = InputStream(data: Data("once".utf8))
         let transport = ScriptedTransport([.status(503), .ok()])
-        let pipeline = try Pipeline(transport: transport) {
-            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+        let pipeline = Pipeline(transport: transport) {
+            RetryMiddleware(policy: immediatePolicy(), clock: ManualClock())
         }
         #expect(try await pipeline.send(streamed).1.statusCode == 503)
         #expect(transport.requests.count == 1)
@@ -138,9 +138,9 @@ import FoundationNetworking
 
     @Test func eachAttemptSeesItsNumberInsideTheRetryLayer() async throws {
         let log = OrderLog()
-        let pipeline = try Pipeline(transport: ScriptedTransport([.status(500), .status(500), .ok()])) {
+        let pipeline = Pipeline(transport: ScriptedTransport([.status(500), .status(500), .ok()])) {
             OrderProbe("outside", log: log)
-            RetryMiddleware(policy: try immediatePolicy(), clock: ManualClock())
+            RetryMiddleware(policy: immediatePolicy(), clock: ManualClock())
             OrderProbe("inside", log: log)
         }
         _ = try await pipeline.send(request())
@@ -149,7 +149,7 @@ import FoundationNetworking
     }
 
     @Test func keepsTheMiddlewareContractCallingNextABoundedNumberOfTimes() async throws {
-        let middleware = RetryMiddleware(policy: try immediatePolicy(attempts: 3), clock: ManualClock())
+        let middleware = RetryMiddleware(policy: immediatePolicy(attempts: 3), clock: ManualClock())
         let report = await MiddlewareContract(maximumCallsToNext: 3).check(middleware)
         #expect(report.violations.isEmpty, "\(report)")
         let strict = await MiddlewareContract(maximumCallsToNext: 2).check(middleware)

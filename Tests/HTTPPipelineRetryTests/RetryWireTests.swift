@@ -24,8 +24,8 @@ import FoundationNetworking
         try server.start()
         defer { server.stop() }
         let clock = ManualClock()
-        let pipeline = try Pipeline(transport: URLSessionTransport()) {
-            RetryMiddleware(policy: try exactPolicy(attempts: 3), clock: clock)
+        let pipeline = Pipeline(transport: URLSessionTransport()) {
+            RetryMiddleware(policy: exactPolicy(attempts: 3), clock: clock)
         }
         let url = server.baseURL.appendingPathComponent("flaky")
         let (result, waits) = await drive(clock) { try await pipeline.send(URLRequest(url: url)) }

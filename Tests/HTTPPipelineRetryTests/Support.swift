@@ -17,17 +17,17 @@ func request(_ method: String = "GET", headers: [String: String] = [:]) -> URLRe
 }
 
 /// A policy whose waits are exact (no jitter): 1 s, 2 s, 4 s … capped at 8 s.
-func exactPolicy(attempts: Int = 3, deadline: Duration = .seconds(60)) throws -> RetryPolicy {
-    try RetryPolicy(
-        maximumAttempts: attempts,
-        deadline: deadline,
-        backoff: Backoff(base: .seconds(1), multiplier: 2, cap: .seconds(8), jitter: .none)
+func exactPolicy(attempts: Int = 3, deadline: Duration = .seconds(60)) -> RetryPolicy {
+    .attempts(
+        attempts,
+        backoff: .exponential(base: .seconds(1), multiplier: 2, cap: .seconds(8), jitter: .none),
+        deadline: deadline
     )
 }
 
 /// A policy that retries without waiting, for tests about what is retried rather than when.
-func immediatePolicy(attempts: Int = 3) throws -> RetryPolicy {
-    try RetryPolicy(maximumAttempts: attempts, backoff: Backoff(base: .zero, cap: .zero, jitter: .none))
+func immediatePolicy(attempts: Int = 3) -> RetryPolicy {
+    .attempts(attempts, backoff: .immediate)
 }
 
 /// Runs `call` while advancing `clock` past every wait it starts, and returns the waits in order.

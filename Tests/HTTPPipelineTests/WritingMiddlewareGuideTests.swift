@@ -34,7 +34,7 @@ struct CorrelationID: HTTPMiddleware {
     @Test func correlationIDKeepsTheMiddlewareContract() async {
         var request = URLRequest(url: url)
         request.setValue("caller", forHTTPHeaderField: "X-Correlation-ID")
-        let report = await MiddlewareContract(passThroughRequest: request).check(CorrelationID())
+        let report = await MiddlewareContract(passThroughRequest: request).check { CorrelationID() }
         #expect(report.violations.isEmpty, "\(report)")
     }
 

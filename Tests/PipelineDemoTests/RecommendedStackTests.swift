@@ -33,7 +33,7 @@ import FoundationNetworking
         }
         let client = try Pipeline(transport: flakyThenReal) {
             try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])
-            RetryMiddleware(policy: try .exponential(maximumAttempts: 5, base: .zero, cap: .zero), clock: ManualClock())
+            RetryMiddleware(policy: .attempts(5, backoff: .immediate), clock: ManualClock())
             AuthMiddleware(source: Tokens(), clock: ManualClock())
             LoggingMiddleware(level: .headers, sink: sink)
             GzipMiddleware()

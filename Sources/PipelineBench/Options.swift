@@ -1,0 +1,121 @@
+import Foundation
+
+/// The command line of pipeline-bench: which suites run, with which sizes.
+struct Options {
+    /// The suites `--suite` accepts, in the order `all` runs them.
+    static let suites = ["all", "chains", "logging", "plugins", "gzip", "soak", "e2e"]
+
+    /// What `--help` prints.
+    static let usage = """
+        pipeline-bench: what the middleware chain and the plugins cost per request.
+        Build it for release: swift run -c release pipeline-bench [options]
+
+        Suites (--suite NAME; without it, all of them in this order):
+          chains   no-op chains of 0, 1, 5 and 10 layers, builder and array forms, against closure folding
+          logging  one exchange with and without LoggingMiddleware, at basic and at headers level
+          plugins  retry and auth on the happy path against the pipeline without them; a 1,000-request
+                   auth storm
+          gzip     the gzip plugin's decoder against a plain zlib loop: large and small bodies, speed and
+                   peak memory
+          soak     the standard pipeline under injected faults, its invariants and memory checked
+          e2e      requests per second over loopback sockets, the standard pipeline against bare
+                   URLSessionTransport
+
+        Options:
+          --suite NAME        one suite: \(suites.joined(separator: ", "))
+          --json              one JSON object, a key per measurement, instead of the tables
+          --rounds N          rounds per measurement, the median kept (default 5; e2e runs 3 × N)
+          --iterations N      requests per round of a chain (logging and plugins send a tenth)
+                              (default 200000)
+          --only FAMILY       one family of chains: \(Family.allCases.map(\.rawValue).joined(separator: ", "))
+          --layers N          one layer count of chains: \(layerCounts.map(String.init).joined(separator: ", "))
+                              (with --only or --layers, only the chains suite runs unless --suite says
+                              otherwise)
+          --soak-requests N   requests the soak sends (default 100000)
+          --e2e-requests N    requests per round of e2e (default 500)
+          --nginx URL         e2e against this nginx too (or NGINX_URL in the environment)
+          -h, --help          this text
+
+        Examples:
+          pipeline-bench --suite soak --soak-requests 100000
+          pipeline-bench --only builder --layers 10 --iterations 100000 --rounds 1   one chain, for valgrind
+        Every figure and the command that measures it: Documentation/Performance.md.
+        """
+
+    /// A command line that cannot run, and why.
+    struct UsageError: Error {
+        let message: String
+    }
+
+    var help = false
+    var json = false
+    var only: Family?
+    var layers: Int?
+    var iterations = 200_000
+    var rounds = 5
+    var suite = "all"
+    var soakRequests = 100_000
+    var endToEndRequests = 500
+    var nginx = ProcessInfo.processInfo.environment["NGINX_URL"].flatMap { URL(string: $0) }
+
+    /// Reads the arguments (without the program's name).
+    ///
+    /// - Throws: ``UsageError`` for an unknown argument, a missing or malformed value, or an
+    ///   unknown suite, family or layer count.
+    init(_ arguments: [String]) throws(UsageError) {
+        var rest = arguments.makeIterator()
+        var suiteGiven = false
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let value = rest.next() else { throw UsageError(message: "\(flag) needs a value") }
+            return value
+        }
+        func count(_ flag: String, from lowest: Int = 1) throws(UsageError) -> Int {
+            let text = try value(flag)
+            guard let number = Int(text), number >= lowest else {
+                throw UsageError(message: "\(flag) needs a whole number from \(lowest), not \(text)")
+            }
+            return number
+        }
+        while let argument = rest.next() {
+            switch argument {
+            case "-h", "--help":
+                help = true
+                return
+            case "--json": json = true
+            case "--only":
+                let name = try value(argument)
+                guard let family = Family(rawValue: name) else {
+                    throw UsageError(message: "unknown family \(name) for --only")
+                }
+                only = family
+            case "--layers":
+                let layers = try count(argument, from: 0)
+                guard layerCounts.contains(layers) else {
+                    throw UsageError(
+                        message: "--layers is one of \(layerCounts.map(String.init).joined(separator: ", "))")
+                }
+                self.layers = layers
+            case "--iterations": iterations = try count(argument)
+            case "--rounds": rounds = try count(argument)
+            case "--suite":
+                suite = try value(argument)
+                suiteGiven = true
+            case "--soak-requests": soakRequests = try count(argument)
+            case "--e2e-requests": endToEndRequests = try count(argument)
+            case "--nginx":
+                let text = try value(argument)
+                guard let url = URL(string: text) else { throw UsageError(message: "--nginx needs a URL, not \(text)") }
+                nginx = url
+            default:
+                throw UsageError(message: "unknown argument \(argument)")
+            }
+        }
+        guard Self.suites.contains(suite) else {
+            throw UsageError(message: "unknown suite \(suite); one of \(Self.suites.joined(separator: ", "))")
+        }
+        // One chain is what valgrind measures: the other suites would run too, and count.
+        if !suiteGiven, only != nil || layers != nil {
+            suite = "chains"
+        }
+    }
+}
