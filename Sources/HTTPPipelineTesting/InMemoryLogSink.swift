@@ -4,6 +4,9 @@ public import HTTPPipelineLogging
 /// A log sink that keeps every record in memory, for assertions in your tests.
 ///
 /// ```swift
+/// import HTTPPipelineLogging
+/// import Testing
+///
 /// let sink = InMemoryLogSink()
 /// let pipeline = Pipeline(transport: transport) {
 ///     LoggingMiddleware(level: .headers, sink: sink)
