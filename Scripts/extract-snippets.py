@@ -417,9 +417,30 @@ def file_name(document, suffix=""):
     return (name[: -len(".swift")] if name.endswith(".swift") else name) + suffix + ".swift"
 
 
+def written_twice(found):
+    """Fails on a code block of four or more lines that two Markdown documents both hold: a guide
+    keeps its code in one place and links to it (comments and blank lines do not count)."""
+    first = {}
+    for document, blocks in found:
+        if not document.endswith(".md"):
+            continue
+        for block in blocks:
+            code = [re.sub(r"\s+", " ", re.sub(r"(^|\s)//(\s.*)?$", "", line)).strip() for line in block.lines]
+            code = [line for line in code if line]
+            if len(code) < 4:
+                continue
+            key = "\n".join(code)
+            if key in first and first[key].document != document:
+                raise Fail(f"{document}:{block.line}: the same code as {first[key].document}:{first[key].line};"
+                           " keep it in one document and link to it")
+            first.setdefault(key, block)
+
+
 def generate():
     files = {}
-    for document, blocks in documents():
+    found = documents()
+    written_twice(found)
+    for document, blocks in found:
         compiled = [block for block in blocks if block.marker != "fragment"]
         shared = [block for block in compiled if block.marker != "standalone"]
         if shared:
