@@ -217,6 +217,27 @@ let package = Package(
             dependencies: ["FuzzChecks"],
             swiftSettings: swiftSettings
         ),
+        // Every Swift code block of the documentation, extracted by Scripts/extract-snippets.py into
+        // Tests/DocSnippetsTests/Generated (compiled; the @Test functions they show run), and the
+        // names those blocks use as context.
+        .target(
+            name: "DocSnippetsContext",
+            dependencies: [
+                "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging", "HTTPPipelineAuth", "HTTPPipelineAPI",
+            ],
+            path: "Tests/DocSnippetsContext",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DocSnippetsTests",
+            dependencies: [
+                "DocSnippetsContext", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders",
+                "HTTPPipelineLogging",
+                "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
+                "LibraryFeatures",
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "LibraryFeaturesTests",
             dependencies: [

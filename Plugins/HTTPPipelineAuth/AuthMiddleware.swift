@@ -9,6 +9,9 @@ public import FoundationNetworking
 /// concurrent callers and replays each rejected request once with the new credential.
 ///
 /// ```swift
+/// import HTTPPipelineLogging
+/// import HTTPPipelineRetry
+///
 /// let auth = AuthMiddleware(source: tokenStore)
 /// let pipeline = Pipeline(transport: URLSessionTransport()) {
 ///     RetryMiddleware(policy: .default)   // outside: each attempt re-runs auth

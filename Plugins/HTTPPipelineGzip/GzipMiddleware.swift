@@ -9,6 +9,8 @@ public import FoundationNetworking
 /// decompression bombs, and optionally gzip-compresses large request bodies.
 ///
 /// ```swift
+/// import HTTPPipelineLogging
+///
 /// let pipeline = Pipeline(transport: transport) {
 ///     LoggingMiddleware(level: .basic, sink: sink)   // outside: logs the decoded size
 ///     GzipMiddleware(.default.decodingGzipDownloads())

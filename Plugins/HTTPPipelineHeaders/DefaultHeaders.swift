@@ -9,6 +9,8 @@ public import FoundationNetworking
 /// already has unless a header's policy says so.
 ///
 /// ```swift
+/// import HTTPPipelineLogging
+///
 /// let headers = try DefaultHeaders([
 ///     .fixed("User-Agent", "Shelf/2.3 (iOS 18.1) swift-http-pipeline/0.1"),
 ///     .fixed("Accept", "application/json"),
@@ -17,7 +19,7 @@ public import FoundationNetworking
 /// ])
 /// let pipeline = Pipeline(transport: URLSessionTransport()) {
 ///     headers
-///     Logging(level: .headers, sink: sink)
+///     LoggingMiddleware(level: .headers, sink: sink)
 /// }
 /// ```
 ///

@@ -4,6 +4,9 @@ import HTTPPipeline
 /// screen that shows recent exchanges).
 ///
 /// ```swift
+/// import HTTPPipelineLogging
+/// import Testing
+///
 /// let sink = InMemoryLogSink()
 /// let pipeline = Pipeline(transport: transport) {
 ///     LoggingMiddleware(level: .headers, sink: sink)

@@ -8,7 +8,9 @@ public import FoundationNetworking
 /// Writes one structured, redacted record per exchange that passes it to a pluggable sink.
 ///
 /// ```swift
-/// let pipeline = Pipeline(transport: URLSessionTransport()) {
+/// import HTTPPipelineHeaders
+///
+/// let pipeline = try Pipeline(transport: URLSessionTransport()) {
 ///     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])
 ///     LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())
 /// }

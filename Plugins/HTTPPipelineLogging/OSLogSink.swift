@@ -13,8 +13,12 @@ public import os
 /// `<private>` in logs collected from a device, and in full while a debugger is attached.
 ///
 /// ```swift
+/// import os
+///
 /// let sink = OSLogSink(logger: Logger(subsystem: "com.example.shelf", category: "http"))
-/// LoggingMiddleware(level: .headers, sink: sink)
+/// let pipeline = Pipeline(transport: URLSessionTransport()) {
+///     LoggingMiddleware(level: .headers, sink: sink)
+/// }
 /// ```
 ///
 /// Responses below 500 log at the info level; 5xx responses and failures at the error level.

@@ -13,7 +13,7 @@
 ///     .redactingHeaders(["X-Tenant-Pin"])
 ///     .allowingHeaders(["X-Request-Key-Id"])
 ///     .redactingBodyFields(["ssn"])
-/// redaction.headerValue(name: "Authorization", value: "Bearer abc") // "<redacted>"
+/// print(redaction.headerValue(name: "Authorization", value: "Bearer abc"))   // <redacted>
 /// ```
 ///
 /// What counts as secret:

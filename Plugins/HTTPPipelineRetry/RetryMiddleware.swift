@@ -10,7 +10,10 @@ public import FoundationNetworking
 /// safe to send twice.
 ///
 /// ```swift
-/// let pipeline = Pipeline(transport: URLSessionTransport()) {
+/// import HTTPPipelineHeaders
+/// import HTTPPipelineLogging
+///
+/// let pipeline = try Pipeline(transport: URLSessionTransport()) {
 ///     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])
 ///     RetryMiddleware(policy: .default)
 ///     LoggingMiddleware(level: .basic, sink: sink)   // logs every attempt, with its number

@@ -106,8 +106,8 @@ public struct RetryPolicy: Sendable {
     /// deadline.
     ///
     /// ```swift
-    /// RetryMiddleware(policy: .attempts(4, backoff: .exponential(base: .milliseconds(200))))
-    /// RetryMiddleware(policy: .attempts(3, backoff: .immediate), clock: ManualClock())   // in a test
+    /// let retry = RetryMiddleware(policy: .attempts(4, backoff: .exponential(base: .milliseconds(200))))
+    /// let noWaiting = RetryPolicy.attempts(3, backoff: .immediate)   // for tests
     /// ```
     ///
     /// Never fails: `count` is brought into 1...``maximumAttemptLimit`` (0 or less makes one

@@ -4,8 +4,12 @@
 /// call, starting at 1, so that layers inside it (logging, probes) can say which attempt they saw:
 ///
 /// ```swift
-/// let response = try await HTTPAttempt.$current.withValue(attempt) {
-///     try await next(request)
+/// struct RetryOnce503: HTTPMiddleware {
+///     func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+///         let first = try await HTTPAttempt.$current.withValue(1) { try await next(request) }
+///         guard first.1.statusCode == 503 else { return first }
+///         return try await HTTPAttempt.$current.withValue(2) { try await next(request) }
+///     }
 /// }
 /// ```
 ///

@@ -76,10 +76,14 @@ public struct PlacementExpectation: Sendable, Equatable {
 /// it expects to sit relative to other roles.
 ///
 /// ```swift
-/// extension ResponseCache: PlacementDeclaring {
+/// struct ResponseCache: HTTPMiddleware, PlacementDeclaring {
 ///     var roles: Set<MiddlewareRole> { ["cache"] }
 ///     var placementExpectations: [PlacementExpectation] {
 ///         [.inside(.auth, because: "cached responses are per user")]
+///     }
+///
+///     func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+///         try await next(request)   // a real cache answers from its store when it can
 ///     }
 /// }
 /// ```

@@ -9,6 +9,10 @@ public import HTTPPipelineRetry
 /// the documented order, each configured by ``StandardOptions`` or left out.
 ///
 /// ```swift
+/// import HTTPPipelineHeaders
+/// import HTTPPipelineLogging
+/// import Testing
+///
 /// let client = try StandardPipeline.build(over: URLSessionTransport(), options: StandardOptions(
 ///     headers: [.fixed("User-Agent", "Shelf/2.3")],
 ///     credentials: tokenStore,

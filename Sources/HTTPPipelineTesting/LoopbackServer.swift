@@ -7,6 +7,8 @@ import HTTPPipeline
 /// client at ``baseURL``, and inspect what arrived in ``requests``:
 ///
 /// ```swift
+/// import Testing
+///
 /// let server = LoopbackServer()
 /// server.route("GET", "/books", .init(headers: [("Content-Type", "application/json")],
 ///                                     body: Data(#"[{"id":1}]"#.utf8)))

@@ -6,6 +6,8 @@ import HTTPPipeline
 /// ``advance(by:)`` past its deadline, so backoff and timeout tests run instantly and exactly:
 ///
 /// ```swift
+/// import Testing
+///
 /// let clock = ManualClock()
 /// let call = Task { try await pipeline.send(request) }   // retry sleeps on `clock`
 /// await clock.waitForSleepers(1)

@@ -10,8 +10,11 @@ public import Foundation
 /// The rules every middleware of this project keeps, as checks you can run on your own.
 ///
 /// ```swift
+/// import Testing
+///
 /// @Test func requestStampKeepsTheMiddlewareContract() async {
-///     let report = await MiddlewareContract().check { RequestStamp() }
+///     // RequestStamp stamps every request, so no request passes through it untouched.
+///     let report = await MiddlewareContract(skipping: [.passThrough]).check { RequestStamp() }
 ///     #expect(report.violations.isEmpty, "\(report)")
 /// }
 /// ```
@@ -137,7 +140,7 @@ public struct MiddlewareContract: Sendable {
     ///
     /// - Parameter makeMiddleware: Makes the middleware to check, as new, each time it is called.
     /// - Returns: The rules checked and the violations found.
-    public func check<Middleware: HTTPMiddleware>(_ makeMiddleware: () -> Middleware) async -> Report {
+    public func check<Middleware: HTTPMiddleware>(_ makeMiddleware: @Sendable () -> Middleware) async -> Report {
         var checked: [Rule] = []
         var violations: [Violation] = []
         func run(_ rule: Rule, _ body: () async -> String?) async {

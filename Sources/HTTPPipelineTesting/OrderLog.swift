@@ -10,6 +10,8 @@ import FoundationNetworking
 /// Give one log to every probe of a pipeline, send requests, then ask the log about order:
 ///
 /// ```swift
+/// import Testing
+///
 /// let log = OrderLog()
 /// let pipeline = Pipeline(transport: transport) {
 ///     OrderProbe("outer", log: log)

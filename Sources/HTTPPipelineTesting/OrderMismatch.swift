@@ -4,6 +4,8 @@ public import HTTPPipeline
 /// shows exactly where the orders part.
 ///
 /// ```swift
+/// import Testing
+///
 /// let mismatch = pipeline.checkLayerOrder(["DefaultHeaders", "RetryMiddleware", "AuthMiddleware"])
 /// #expect(mismatch == nil, "\(mismatch?.description ?? "")")
 /// // layer order differs:

@@ -12,6 +12,8 @@ public import FoundationNetworking
 /// middleware or a whole pipeline without a network:
 ///
 /// ```swift
+/// import Testing
+///
 /// let transport = ScriptedTransport([.status(503), .status(200, body: Data("ok".utf8))])
 /// let pipeline = Pipeline(transport: transport) { MyRetry() }
 /// _ = try await pipeline.send(request)

@@ -27,7 +27,9 @@ package protocol BookDetailProviding: Sendable {
 /// cancelled at once and the failure is reported as a ``FeatureError``.
 ///
 /// ```swift
-/// let service = BookDetailService(client: APIClient(baseURL: root, transport: pipeline))
+/// import HTTPPipelineAPI
+///
+/// let service = BookDetailService(client: APIClient(baseURL: apiRoot, transport: pipeline))
 /// let detail = try await service.detail(for: 42)
 /// ```
 package struct BookDetailService: BookDetailProviding {
