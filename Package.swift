@@ -25,6 +25,8 @@ let package = Package(
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
     ],
     targets: [
+        // Shipped libraries: Sources/ (the core, the test kit, the standard stack, the API layer,
+        // the zlib system library) and Plugins/ (one library per plugin).
         .target(name: "HTTPPipeline", swiftSettings: swiftSettings),
         .target(
             name: "HTTPPipelineTesting",
@@ -74,6 +76,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Examples/ (not shipped): the demo, and the library scenario with its fixtures.
         .executableTarget(
             name: "PipelineDemo",
             dependencies: [
@@ -82,14 +85,17 @@ let package = Package(
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures", "LibraryFixtures",
             ],
+            path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
         ),
+        // Benchmarks/ (not shipped): the bench and the soak it runs.
         .executableTarget(
             name: "PipelineBench",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
             ],
+            path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -98,6 +104,7 @@ let package = Package(
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineStandard", "HTTPPipelineAuth", "HTTPPipelineRetry",
                 "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineHeaders",
             ],
+            path: "Benchmarks/PipelineSoak",
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -175,14 +182,17 @@ let package = Package(
             dependencies: ["HTTPPipelineAPI", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
+        // Examples/: the library scenario (feature services over the API layer) and its fixtures.
         .target(
             name: "LibraryFeatures",
             dependencies: ["HTTPPipelineAPI", "HTTPPipeline"],
+            path: "Examples/LibraryFeatures",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "LibraryFixtures",
             dependencies: ["HTTPPipeline", "HTTPPipelineAPI", "HTTPPipelineTesting"],
+            path: "Examples/LibraryFixtures",
             swiftSettings: swiftSettings
         ),
         // Fuzzing (Scripts/fuzz.sh): the invariants, shared by the libFuzzer harnesses and the
