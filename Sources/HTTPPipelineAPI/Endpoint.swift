@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPPipeline
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking

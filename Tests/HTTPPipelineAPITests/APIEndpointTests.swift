@@ -1,4 +1,5 @@
 import Foundation
+import HTTPPipeline
 import HTTPPipelineAPI
 import Testing
 
