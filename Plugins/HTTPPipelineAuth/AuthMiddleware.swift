@@ -94,8 +94,10 @@ public struct AuthMiddleware: HTTPMiddleware {
     ///   `next` threw.
     public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
         guard !options.skips(request) else { return try await next(request) }
-        let lease = try await store.lease()
-        guard request.value(forHTTPHeaderField: lease.credential.headerName) == nil else {
+        let carried = request
+        guard let lease = try await store.lease(unless: { carried.value(forHTTPHeaderField: $0) != nil }),
+            request.value(forHTTPHeaderField: lease.credential.headerName) == nil
+        else {
             return try await next(request)
         }
         var authorized = request

@@ -227,7 +227,7 @@ extension CredentialStore {
 
     private static func mapped(_ error: any Error) -> any Error {
         switch error {
-        case is AuthError, is CancellationError: error
+        case is AuthError: error
         case is RefreshTokenRejected: AuthError.reauthenticationRequired
         default: AuthError.refreshFailed(underlying: error)
         }

@@ -75,10 +75,15 @@ actor CredentialStore {
     /// ``AuthOptions/readsSourceOnEveryRequest``). A credential that has expired is refreshed
     /// first; one inside the proactive window is sent as it is while a refresh starts in the
     /// background, so a token endpoint outage fails nothing until the credential really expires.
-    func lease() async throws -> Lease {
+    /// - Parameter carries: Whether the request already carries a header of this name; such a
+    ///   request gets `nil` (it passes through untouched), before any refresh or failure.
+    func lease(unless carries: @Sendable (String) -> Bool) async throws -> Lease? {
         while true {
             await waitWhileSwitching()
             try await load()
+            // A sign-in that began while the source was read: wait for it, then start again.
+            if switching { continue }
+            if carries(current?.headerName ?? "Authorization") { return nil }
             let identity = self.identity
             if let current {
                 guard let expiry = current.expiresAt else {
@@ -107,7 +112,8 @@ actor CredentialStore {
         if let credential { try credential.validate() }
         await acquireStorage()
         defer { releaseStorage() }
-        beginIdentity()
+        // Requests wait from now on; the identity changes only once the write succeeded, so a
+        // failed write changes nothing (a refresh ending meanwhile queues behind storage).
         switching = true
         defer { endSwitch() }
         if let credential {
@@ -115,6 +121,7 @@ actor CredentialStore {
         } else {
             try await source.removeCredential()
         }
+        beginIdentity()
         adoptIdentity(credential, issuedAt: credential == nil ? nil : now())
     }
 
