@@ -43,7 +43,9 @@ extension Redaction {
         output.append(contentsOf: item[...equals])
         guard !value.isEmpty else { return }
         let (name, settled) = RedactionNames.decodedName(rawName, plusIsSpace: true)
-        let allowed = field == .query && RedactionNames.anyPart(of: name, in: allowedQueryItems)
+        let allowed =
+            field == .query && !allowedQueryItems.isEmpty
+            && RedactionNames.anyPart(of: RedactionNames.normalized(name), in: allowedQueryItems)
         if allowed {
             output.append(contentsOf: value)
             return

@@ -16,22 +16,30 @@
 /// redaction.headerValue(name: "Authorization", value: "Bearer abc") // "<redacted>"
 /// ```
 ///
-/// What counts as secret:
-/// - **Headers**: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, and any name
-///   containing `token`, `secret`, `key`, `password`, `passwd`, `session`, `signature`,
-///   `credential` or `auth`; plus ``redactingHeaders(_:)``, minus ``allowingHeaders(_:)``.
-/// - **Query items** (names percent-decoded up to four times): `access_token`, `refresh_token`,
-///   `id_token`, `token`, `api_key`, `apikey`, `key`, `client_secret`, `password`, `code`,
-///   `signature`, `sig`, `x-amz-signature`, `x-amz-credential`, `x-amz-security-token`, `auth`,
-///   `session`, `authorization`, `proxy-authorization`, `cookie`, `cookies`, `set-cookie`, and
-///   any name containing `token`, `secret`, `password`, `signature`, `credential`, `session`,
-///   `apikey` or `api_key`; plus ``redactingQueryItems(_:)``, minus ``allowingQueryItems(_:)``. A name that still decodes further after four rounds is secret.
-/// - **Body fields** (JSON keys at any depth, form fields): the query-name rules plus
+/// What counts as secret, by name: a name (header, query item, form or JSON field, or `name` in
+/// free text) is split into words — at `_`, `-`, `.`, spaces and brackets, at camelCase humps and
+/// between letters and digits — and is secret when one of its words is a secret word
+/// (`password`, `passphrase`, `pwd`, `pass`, `pin`, `otp`, `cvv`, `secret`, `token`, `key`,
+/// `credential`, `auth`, `authorization`, `signature`, `sig`, `session`, `sid`, `cookie`,
+/// `assertion`, `verifier`, `jwt`, `bearer`, …), contains one (`phpsessid`, `xapitoken`) or ends in
+/// `key` (`apikey`). So `signingKey`, `client_assertion`, `x-api-token`, `refreshTokenHint`,
+/// `PHPSESSID`, `Set-Cookie2` and `X-Sid` are secret, while `keyboard`, `monkey`, `tokenizer`,
+/// `Author` and `WWW-Authenticate` (safe words) and `publicKey`, `Idempotency-Key`, `token_type`
+/// and `max_tokens` (a secret word made public by its neighbour) stay visible. `code` is secret
+/// alone and after a word that makes it a credential (`device_code`, `user_code`,
+/// `authorizationCode`), not in `status_code` or PKCE's public `code_challenge`.
+///
+/// Then, per place:
+/// - **Headers**: the name rules, plus ``redactingHeaders(_:)``, minus ``allowingHeaders(_:)``.
+/// - **Query items** (names percent-decoded up to four times): the name rules plus
+///   ``redactingQueryItems(_:)``, minus ``allowingQueryItems(_:)``. A name that still decodes
+///   further after four rounds is secret.
+/// - **Body fields** (JSON keys at any depth, form fields): the name rules plus
 ///   ``redactingBodyFields(_:)`` and ``redactingQueryItems(_:)``. The query allow-list does not
 ///   apply to bodies.
 /// - **Free text** (text bodies, error descriptions): `name=value`, `"name": value` and
-///   `name: value` where `name` is secret under the body-field or the header rules, user info in
-///   any URL or `user:pass@host`, and the credential after a `Bearer` or `Basic` scheme word.
+///   `name: value` where `name` is secret, user info in any URL or `user:pass@host`, and the
+///   credential after a `Bearer` or `Basic` scheme word.
 public struct Redaction: Sendable {
     /// The fixed mark a redacted value is replaced with: `<redacted>`.
     ///
@@ -117,7 +125,7 @@ public struct Redaction: Sendable {
     /// - Returns: `true` when the name is a built-in secret name, matches a secret pattern or was
     ///   added with ``redactingHeaders(_:)``, and was not allowed with ``allowingHeaders(_:)``.
     public func isSecretHeader(_ name: String) -> Bool {
-        isSecretHeader(normalized: RedactionNames.normalized(name))
+        isSecretHeaderName(name)
     }
 
     /// The header value to log.
@@ -130,9 +138,8 @@ public struct Redaction: Sendable {
     ///   user info and secret query items, as in `Location` or `Link`, or secret `name=value`
     ///   pairs) redacted as by ``text(_:)``.
     public func headerValue(name: String, value: String) -> String {
-        let normalized = RedactionNames.normalized(name)
-        if allowedHeaders.contains(normalized) { return value }
-        if isSecretHeader(normalized: normalized) { return Self.mark }
+        if isAllowedHeader(name) { return value }
+        if isSecretHeaderName(name) { return Self.mark }
         return text(value)
     }
 
@@ -140,15 +147,19 @@ public struct Redaction: Sendable {
     /// after redaction, with a note `… (N more bytes)` when anything was left out. The mark of a
     /// secret header is never cut.
     func headerValue(name: String, value: String, limit: Int) -> String {
-        let normalized = RedactionNames.normalized(name)
-        if allowedHeaders.contains(normalized) {
+        if isAllowedHeader(name) {
             // Shown as it is: only the cut applies (with room to see a character across it whole).
             guard value.utf8.count > limit else { return value }
             let limit = max(0, limit)
             let head = Array(value.utf8.prefix(limit + 64))
             return SafeCut.render(head, limit: limit, unscanned: value.utf8.count - head.count)
         }
-        if isSecretHeader(normalized: normalized) { return Self.mark }
+        if isSecretHeaderName(name) { return Self.mark }
         return text(value, limit: limit)
+    }
+
+    /// Whether a header name was allowed with ``allowingHeaders(_:)``.
+    func isAllowedHeader(_ name: String) -> Bool {
+        !allowedHeaders.isEmpty && allowedHeaders.contains(RedactionNames.normalized(name))
     }
 }

@@ -95,7 +95,10 @@ struct RedactionBodyTests {
                 "access%5Ftoken=<redacted>&user%5Bpassword%5D=<redacted>&q=a+b"
             ),
             ("client+secret=x&api+key=y", "client+secret=<redacted>&api+key=<redacted>"),
-            ("q=a+b&note=hello+world&pass%2Bword=y", "q=a+b&note=hello+world&pass%2Bword=y"),
+            // `pass+word` is not `password`, but `pass` is a secret word of its own (`user=bob&pass=…`).
+            ("q=a+b&note=hello+world&pass%2Bword=y", "q=a+b&note=hello+world&pass%2Bword=<redacted>"),
+            ("q=a+b&note=hello+world&by%2Bpass=y", "q=a+b&note=hello+world&by%2Bpass=<redacted>"),
+            ("q=a+b&bypass=y&compass=z", "q=a+b&bypass=y&compass=z"),
         ]
     )
     func formBodies(input: String, expected: String) {
