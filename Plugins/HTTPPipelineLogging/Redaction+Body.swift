@@ -117,7 +117,7 @@ extension Redaction {
         guard Self.nesting(of: data) <= Self.jsonNestingLimit,
             let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
             let redacted = try? JSONSerialization.data(
-                withJSONObject: redactJSONValue(value),
+                withJSONObject: redactJSONValue(value, entropy: true),
                 options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
             )
         else { return nil }
@@ -125,17 +125,22 @@ extension Redaction {
     }
 
     /// A JSON value with every secret field's value replaced by the mark.
-    private func redactJSONValue(_ value: Any) -> Any {
+    ///
+    /// - Parameter entropy: Whether random-looking strings count as secrets: not under a key
+    ///   that names an identifier.
+    private func redactJSONValue(_ value: Any, entropy: Bool) -> Any {
         if let object = value as? [String: Any] {
             var result: [String: Any] = [:]
             for (key, inner) in object {
                 let (name, settled) = RedactionNames.decodedName(Array(key.utf8)[...], plusIsSpace: false)
-                result[key] = !settled || isSecretBodyField(name) ? Self.mark : redactJSONValue(inner)
+                let identifier = name.withUnsafeBufferPointer(RedactionLexicon.namesIdentifier)
+                result[key] =
+                    !settled || isSecretBodyField(name) ? Self.mark : redactJSONValue(inner, entropy: !identifier)
             }
             return result
         }
-        if let array = value as? [Any] { return array.map(redactJSONValue) }
-        if let string = value as? String { return text(string) }
+        if let array = value as? [Any] { return array.map { redactJSONValue($0, entropy: entropy) } }
+        if let string = value as? String { return text(string, limit: .max, entropy: entropy) }
         return value
     }
 

@@ -78,6 +78,47 @@ enum RedactionLexicon {
         Word("code"): codeQualifiers, Word("codes"): codeQualifiers, Word("response"): words(["saml"]),
     ]
 
+    /// Words that say a value identifies, checks or versions something (`X-Request-Id`, `ETag`,
+    /// `traceparent`, `If-None-Match`, `cursor`, `nonce`) or carries media (`avatar`, `image`):
+    /// random-looking values under such names are shown. Shaped credentials are hidden anyway.
+    static let identifierWords: Set<Word> = words([
+        "id", "ids", "uuid", "uuids", "guid", "etag", "etags", "hash", "hashes", "digest", "checksum", "crc", "md",
+        "sha", "trace", "traceparent", "tracestate", "traceid", "span", "spanid", "correlation", "correlationid",
+        "requestid", "messageid", "ray", "nonce", "cursor", "version", "revision", "rev", "commit", "build",
+        "fingerprint", "thumbprint", "integrity", "match", "kid", "jti", "idempotency", "image", "photo", "avatar",
+        "thumbnail", "icon", "picture", "logo", "blob", "base",
+    ])
+
+    /// Path segments after which a token-like segment is a secret (`/password/reset/<token>`,
+    /// `/invite/<token>`, `/api/webhooks/<id>/<token>`).
+    static let secretPathWords: Set<Word> = words([
+        "reset", "token", "tokens", "verify", "verification", "confirm", "confirmation", "activate", "activation",
+        "invite", "invites", "invitation", "invitations", "magic", "webhook", "webhooks", "hook", "hooks", "password",
+        "passwords", "secret", "secrets", "key", "keys", "session", "sessions", "auth", "login", "signin",
+        "unsubscribe",
+    ])
+
+    /// Whether any word of a name is one of `set`.
+    static func hasWord(in name: UnsafeBufferPointer<UInt8>, from set: Set<Word>) -> Bool {
+        var scanner = WordScanner(name)
+        while let word = scanner.next() {
+            if set.contains(word.value) { return true }
+        }
+        return false
+    }
+
+    /// Whether a name says its value is an identifier, a hash, a nonce or media
+    /// (``identifierWords``).
+    static func namesIdentifier(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        hasWord(in: name, from: identifierWords)
+    }
+
+    /// Whether a name says its value is an identifier, a hash, a nonce or media.
+    static func namesIdentifier(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8(namesIdentifier)
+    }
+
     static let code = Word("code")
     static let codes = Word("codes")
 

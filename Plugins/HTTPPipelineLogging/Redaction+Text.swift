@@ -23,21 +23,34 @@ extension Redaction {
     ///
     /// At most four times `limit` bytes are scanned (and never more than 1 MiB), cut safely as
     /// bodies are.
-    func text(_ text: String, limit: Int) -> String {
+    ///
+    /// - Parameter entropy: Whether random-looking tokens count as secrets (off for values whose
+    ///   name says they are identifiers).
+    func text(_ text: String, limit: Int, entropy: Bool = true) -> String {
         let utf8 = text.utf8
         let limit = max(0, limit)
         let cap = min(Self.textScanLimit, Self.scanCap(limit: limit))
-        if utf8.count <= min(limit, cap), !Self.mayHoldSecret(utf8) { return text }
+        if utf8.count <= min(limit, cap), !mayHoldSecret(utf8) { return text }
         let bytes = Array(utf8.prefix(cap + 1))
         let kept = SafeCut.scanPrefix(bytes[...], cap: cap)
-        let redacted = Self.mayHoldSecret(kept) ? redactText(kept, depth: 0) : Array(kept)
+        let redacted = mayHoldSecret(kept) ? redactText(kept, depth: 0, entropy: entropy) : Array(kept)
         return SafeCut.render(redacted, limit: limit, unscanned: utf8.count - kept.count)
     }
 
-    /// Whether any free-text rule could apply: every rule starts at a `:`, `=`, `@` or the
-    /// whitespace after a scheme word.
-    static func mayHoldSecret(_ bytes: some Sequence<UInt8>) -> Bool {
-        bytes.contains { $0 == ASCII.colon || $0 == ASCII.equals || $0 == ASCII.at || ASCII.isWhitespace($0) }
+    /// Whether any free-text rule could apply: the pair, URL and user-info rules start at a `:`,
+    /// `=` or `@`, the scheme-word rule at whitespace, and a shape needs a run of token
+    /// characters at least as long as the shortest shape.
+    func mayHoldSecret(_ bytes: some Sequence<UInt8>) -> Bool {
+        let shortest = min(SecretShapes.shortestShape, shortestTokenRule)
+        var run = 0
+        for byte in bytes {
+            if byte == ASCII.colon || byte == ASCII.equals || byte == ASCII.at || ASCII.isWhitespace(byte) {
+                return true
+            }
+            run = SecretShapes.isTokenByte(byte) ? run + 1 : 0
+            if run >= shortest { return true }
+        }
+        return false
     }
 
     /// Applies the free-text rules to bytes.
@@ -46,10 +59,37 @@ extension Redaction {
     ///   - bytes: The text as UTF-8 (invalid sequences are carried through untouched).
     ///   - depth: How many encoded layers deep this text was found (a URL inside a query value
     ///     inside a URL…); bounds the recursion.
+    ///   - entropy: Whether random-looking tokens count as secrets.
     /// - Returns: The redacted bytes.
-    func redactText(_ bytes: ArraySlice<UInt8>, depth: Int) -> [UInt8] {
-        var redactor = TextRedactor(redaction: self, input: Array(bytes), depth: depth)
+    func redactText(_ bytes: ArraySlice<UInt8>, depth: Int, entropy: Bool = true) -> [UInt8] {
+        var redactor = TextRedactor(redaction: self, input: Array(bytes), depth: depth, entropy: entropy)
         return redactor.run()
+    }
+
+    /// Appends bytes with every shaped secret in them replaced by the mark.
+    ///
+    /// - Parameters:
+    ///   - bytes: Text or a value, copied through otherwise unchanged.
+    ///   - entropy: Whether random-looking tokens count as secrets.
+    ///   - output: Where the bytes go.
+    func appendShapeRedacted(_ bytes: ArraySlice<UInt8>, entropy: Bool, to output: inout [UInt8]) {
+        var spans: [Range<Int>] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            SecretShapes.scan(buffer, entropy: entropy, redaction: self) { spans.append($0) }
+        }
+        var copied = bytes.startIndex
+        for span in spans {
+            output.append(contentsOf: bytes[copied..<(bytes.startIndex + span.lowerBound)])
+            output.append(contentsOf: Self.markBytes)
+            copied = bytes.startIndex + span.upperBound
+        }
+        output.append(contentsOf: bytes[copied...])
+    }
+
+    /// Whether a value holds a shaped secret.
+    func hasShapedSecret(_ bytes: ArraySlice<UInt8>, entropy: Bool) -> Bool {
+        guard bytes.count >= min(SecretShapes.shortestShape, shortestTokenRule) else { return false }
+        return bytes.withUnsafeBufferPointer { SecretShapes.containsSecret($0, entropy: entropy, redaction: self) }
     }
 }
 
@@ -61,6 +101,8 @@ struct TextRedactor {
     let redaction: Redaction
     let input: [UInt8]
     let depth: Int
+    /// Whether random-looking tokens count as secrets.
+    let entropy: Bool
     private var output: [UInt8] = []
     /// Everything before this index is already in `output`.
     private var copied = 0
@@ -70,10 +112,11 @@ struct TextRedactor {
     /// The longest name looked back over before `=` or `:`.
     static let nameLookBack = 512
 
-    init(redaction: Redaction, input: [UInt8], depth: Int) {
+    init(redaction: Redaction, input: [UInt8], depth: Int, entropy: Bool) {
         self.redaction = redaction
         self.input = input
         self.depth = depth
+        self.entropy = entropy
         output.reserveCapacity(input.count)
     }
 
@@ -99,6 +142,8 @@ struct TextRedactor {
                 if tokenHasColon, tokenStart >= copied, index - tokenStart > 1 {
                     replace(tokenStart..<index, with: Redaction.markPairBytes)
                 }
+            case UInt8(ascii: "-"):
+                resumeAt = redactPrivateKeyBlock(at: index)
             default:
                 if ASCII.isWhitespace(byte), tokenStart >= copied {
                     resumeAt = redactSchemeCredential(word: tokenStart..<index)
@@ -116,14 +161,50 @@ struct TextRedactor {
             }
             index += 1
         }
-        output.append(contentsOf: input[copied...])
+        redaction.appendShapeRedacted(input[copied...], entropy: entropy, to: &output)
         return output
     }
 
+    /// Copies the text before `range` (with its shaped secrets redacted), then the replacement.
     private mutating func replace(_ range: Range<Int>, with replacement: [UInt8]) {
-        output.append(contentsOf: input[copied..<range.lowerBound])
+        redaction.appendShapeRedacted(input[copied..<range.lowerBound], entropy: entropy, to: &output)
         output.append(contentsOf: replacement)
         copied = range.upperBound
+    }
+
+    // MARK: Private keys
+
+    static let pemBegin = Array("-----BEGIN ".utf8)
+    static let pemEnd = Array("-----END".utf8)
+    static let pemDashes = Array("-----".utf8)
+
+    /// Redacts the body of a PEM private key block starting at `start` (`-----BEGIN RSA PRIVATE
+    /// KEY-----` … `-----END RSA PRIVATE KEY-----`), keeping its two marker lines; without an end
+    /// marker, everything after the begin marker is redacted.
+    ///
+    /// - Returns: Where to resume, or `nil` when no private key block starts here.
+    private mutating func redactPrivateKeyBlock(at start: Int) -> Int? {
+        guard input[start...].starts(with: Self.pemBegin) else { return nil }
+        let labelStart = start + Self.pemBegin.count
+        var labelEnd = labelStart
+        while labelEnd < input.count, labelEnd - labelStart < 64, !input[labelEnd...].starts(with: Self.pemDashes),
+            input[labelEnd] != ASCII.lineFeed
+        {
+            labelEnd += 1
+        }
+        guard input[labelEnd...].starts(with: Self.pemDashes),
+            SecretShapes.contains(input[labelStart..<labelEnd], SecretShapes.privateKeyWords)
+        else { return nil }
+        let bodyStart = labelEnd + Self.pemDashes.count
+        var bodyEnd = bodyStart
+        while bodyEnd < input.count,
+            !(input[bodyEnd] == UInt8(ascii: "-") && input[bodyEnd...].starts(with: Self.pemEnd))
+        {
+            bodyEnd += 1
+        }
+        guard bodyEnd > bodyStart else { return nil }
+        replace(bodyStart..<bodyEnd, with: Redaction.markBytes)
+        return bodyEnd
     }
 
     // MARK: URLs

@@ -80,24 +80,34 @@ extension Redaction {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = bytes.startIndex
+        var host: ArraySlice<UInt8> = []
         if let colon = Self.schemeColon(bytes) {
             guard bytes[(colon + 1)...].starts(with: "//".utf8) else {
                 // An opaque URL (`mailto:`, `token:abc`): no structure to rely on.
                 return redactText(bytes, depth: depth)
             }
             output.append(contentsOf: bytes[...(colon + 2)])
-            index = colon + 3
-            index = appendAuthority(bytes, from: index, to: &output)
+            let authority = colon + 3
+            index = appendAuthority(bytes, from: authority, to: &output)
+            host = Self.host(of: bytes[authority..<index])
         } else if bytes.starts(with: "//".utf8) {
             output.append(contentsOf: "//".utf8)
-            index = appendAuthority(bytes, from: bytes.startIndex + 2, to: &output)
+            let authority = bytes.startIndex + 2
+            index = appendAuthority(bytes, from: authority, to: &output)
+            host = Self.host(of: bytes[authority..<index])
         }
         let rest = bytes[index...]
         let queryStart = rest.firstIndex { $0 == ASCII.question || $0 == ASCII.hash } ?? rest.endIndex
-        // Path: each segment may carry `;name=value` parameters.
+        // Path: each segment may be a secret of its own, or carry `;name=value` parameters.
+        var path = PathSecrets(host: host)
         var segmentStart = index
         for position in index...queryStart where position == queryStart || bytes[position] == ASCII.slash {
-            appendPairs(bytes[segmentStart..<position], field: .query, depth: depth, to: &output)
+            let segment = bytes[segmentStart..<position]
+            if path.hides(segment, redaction: self) {
+                output.append(contentsOf: Self.markBytes)
+            } else {
+                appendPairs(segment, field: .query, depth: depth, to: &output)
+            }
             if position < queryStart { output.append(ASCII.slash) }
             segmentStart = position + 1
         }
@@ -115,6 +125,15 @@ extension Redaction {
         output.append(ASCII.hash)
         appendPairs(bytes[(fragmentStart + 1)...], field: .query, depth: depth, to: &output)
         return output
+    }
+
+    /// The host of an authority: after any user info, before any port.
+    static func host(of authority: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var host = authority
+        if let at = host.lastIndex(of: ASCII.at) { host = host[(at + 1)...] }
+        if host.first == ASCII.leftBracket { return host }
+        if let colon = host.firstIndex(of: ASCII.colon) { host = host[..<colon] }
+        return host
     }
 
     /// Appends the authority starting at `start` with its user info redacted.

@@ -40,6 +40,17 @@
 /// - **Free text** (text bodies, error descriptions): `name=value`, `"name": value` and
 ///   `name: value` where `name` is secret, user info in any URL or `user:pass@host`, and the
 ///   credential after a `Bearer` or `Basic` scheme word.
+///
+/// What counts as secret, by shape, whatever its name and wherever it appears (header values,
+/// query, form and path values, JSON strings, free text, error descriptions): credentials with a
+/// published format (GitHub `ghp_…`, Slack `xoxb-…`, Stripe `sk_live_…`, AWS `AKIA…`, Google
+/// `AIza…`, and more), JSON Web Tokens, Telegram bot tokens, PEM private key blocks (and their
+/// base64), and random-looking tokens of 20 characters or more — unless the name says the value
+/// is an identifier, a hash or a nonce (`X-Request-Id`, `ETag`, `traceparent`, `cursor`). UUIDs,
+/// hex hashes, ULIDs and base64 image data never count as random. A path segment is also hidden
+/// after a segment that announces secrets (`/password/reset/<token>`, `/api/webhooks/<id>/<token>`)
+/// and on hosts that only serve secret URLs (`hooks.slack.com`). Add shapes of your own with
+/// ``redactingTokens(_:)``.
 public struct Redaction: Sendable {
     /// The fixed mark a redacted value is replaced with: `<redacted>`.
     ///
@@ -60,6 +71,10 @@ public struct Redaction: Sendable {
     var allowedQueryItems: Set<String> = []
     /// Extra secret body field names, normalised.
     var extraBodyFields: Set<String> = []
+    /// The user's own shapes.
+    var tokenRules: [TokenRule] = []
+    /// The shortest token any of ``tokenRules`` matches (`Int.max` without rules).
+    var shortestTokenRule: Int = .max
 
     /// The options of ``default``; users start from there.
     init() {}
@@ -140,7 +155,7 @@ public struct Redaction: Sendable {
     public func headerValue(name: String, value: String) -> String {
         if isAllowedHeader(name) { return value }
         if isSecretHeaderName(name) { return Self.mark }
-        return text(value)
+        return text(value, limit: .max, entropy: !RedactionLexicon.namesIdentifier(name))
     }
 
     /// The header value to log, as by ``headerValue(name:value:)``, cut to at most `limit` bytes
@@ -155,7 +170,7 @@ public struct Redaction: Sendable {
             return SafeCut.render(head, limit: limit, unscanned: value.utf8.count - head.count)
         }
         if isSecretHeaderName(name) { return Self.mark }
-        return text(value, limit: limit)
+        return text(value, limit: limit, entropy: !RedactionLexicon.namesIdentifier(name))
     }
 
     /// Whether a header name was allowed with ``allowingHeaders(_:)``.
