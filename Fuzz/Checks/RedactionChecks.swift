@@ -64,7 +64,9 @@ enum RedactionChecks {
     static func bodyFits(_ body: String, limit: Int) -> [String] {
         guard !body.hasPrefix("<binary body: ") else { return [] }
         var shown = Substring(body)
-        if let note = body.range(of: "… (", options: .backwards), body.hasSuffix(" more bytes)") {
+        if let note = body.range(of: "… (", options: .backwards), body.hasSuffix(")"),
+            body[note.upperBound...].contains(" more bytes")
+        {
             shown = body[..<note.lowerBound]
         }
         return shown.utf8.count <= limit ? [] : ["a body limited to \(limit) bytes shows \(shown.utf8.count)"]

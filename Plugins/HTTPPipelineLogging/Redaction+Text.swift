@@ -233,7 +233,22 @@ struct TextRedactor {
     /// - Returns: Where to resume, or `nil` when nothing was redacted.
     private mutating func redactPair(at index: Int) -> Int? {
         guard let (nameRange, quoted) = name(before: index) else { return nil }
-        let (name, settled) = RedactionNames.decodedName(input[nameRange], plusIsSpace: false)
+        var rawName = input[nameRange]
+        var unescaped: [UInt8] = []
+        if quoted, rawName.contains(ASCII.backslash) {
+            // A JSON key with escapes (`"p\u0061ssword"`): judged as decoded.
+            var position = rawName.startIndex
+            while position < rawName.endIndex {
+                if rawName[position] == ASCII.backslash {
+                    position = JSONEscaping.decodeEscape(rawName, at: position, into: &unescaped)
+                } else {
+                    unescaped.append(rawName[position])
+                    position += 1
+                }
+            }
+            rawName = unescaped[...]
+        }
+        let (name, settled) = RedactionNames.decodedName(rawName, plusIsSpace: false)
         guard !settled || redaction.isSecretTextName(name) else { return redactEncodedSecret(at: index) }
         let value: Range<Int>
         if input[index] == ASCII.equals {
@@ -242,7 +257,7 @@ struct TextRedactor {
         } else if quoted {
             value = valueAfterQuotedName(from: index + 1)
         } else {
-            value = valueToEndOfLine(from: index + 1)
+            value = valueToEndOfLine(from: index + 1, nameStart: nameRange.lowerBound)
         }
         guard !value.isEmpty else { return nil }
         replace(value, with: Redaction.markBytes)
@@ -332,14 +347,64 @@ struct TextRedactor {
         return value..<end
     }
 
-    /// The value of `name: value`: quoted, bracketed, or up to the end of the line.
-    private func valueToEndOfLine(from start: Int) -> Range<Int> {
+    /// The value of `name: value`: quoted, bracketed, or up to the end of the line, and then every
+    /// following line indented more than the name's own (a folded header, a YAML block such as
+    /// `key: |` and its lines). When nothing follows the name on its line, the value is on the
+    /// next: the indented block, or else the next line whole (`password:` then `hunter2`).
+    private func valueToEndOfLine(from start: Int, nameStart: Int) -> Range<Int> {
         let value = skip(from: start, newlines: false)
         guard value < input.count else { return value..<value }
         if let special = quotedOrBracketed(at: value) { return special }
         var end = value
-        while end < input.count, input[end] != ASCII.lineFeed, input[end] != ASCII.carriageReturn { end += 1 }
-        return value..<end
+        while end < input.count, !isLineBreak(input[end]) { end += 1 }
+        let indentation = self.indentation(ofLineAt: nameStart)
+        var valueStart = value
+        var blockEnd = end
+        var next = lineStart(after: end)
+        // The block: the following lines indented more than the name's line (blank lines inside
+        // a block belong to it).
+        while let line = next {
+            let content = skip(from: line, newlines: false)
+            if content < input.count, isLineBreak(input[content]) {
+                next = lineStart(after: content)
+                continue
+            }
+            guard content - line > indentation, content < input.count else { break }
+            if valueStart == end { valueStart = content }
+            blockEnd = content
+            while blockEnd < input.count, !isLineBreak(input[blockEnd]) { blockEnd += 1 }
+            next = lineStart(after: blockEnd)
+        }
+        if valueStart == end, blockEnd == end, let line = lineStart(after: end) {
+            // Nothing on the name's line and no indented block: the next line is the value.
+            let content = skip(from: line, newlines: false)
+            var lineEnd = content
+            while lineEnd < input.count, !isLineBreak(input[lineEnd]) { lineEnd += 1 }
+            return content..<lineEnd
+        }
+        return valueStart..<blockEnd
+    }
+
+    private func isLineBreak(_ byte: UInt8) -> Bool {
+        byte == ASCII.lineFeed || byte == ASCII.carriageReturn
+    }
+
+    /// The start of the line after the line break at `end` (`\n`, `\r\n` or `\r`), if any.
+    private func lineStart(after end: Int) -> Int? {
+        guard end < input.count else { return nil }
+        var start = end
+        if input[start] == ASCII.carriageReturn { start += 1 }
+        if start < input.count, input[start] == ASCII.lineFeed { start += 1 }
+        return start < input.count ? start : nil
+    }
+
+    /// How many spaces and tabs start the line holding `position` (looking back a bounded way).
+    private func indentation(ofLineAt position: Int) -> Int {
+        var lineStart = position
+        while lineStart > 0, position - lineStart < 256, !isLineBreak(input[lineStart - 1]) { lineStart -= 1 }
+        var count = 0
+        while lineStart + count < position, ASCII.isSpaceOrTab(input[lineStart + count]) { count += 1 }
+        return count
     }
 
     /// Skips spaces and tabs (and line breaks if asked), a bounded number.

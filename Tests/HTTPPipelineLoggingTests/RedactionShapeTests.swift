@@ -84,7 +84,7 @@ struct RedactionShapeTests {
     func privateKeyBlocks() {
         let body = "MIIEowIBAAKCAQEA7qZ3mX9vR4tKw8NcP3bL2jH6Fg1EsT0o\nQ7XM2RZP4KVL9TNBaYc9BjH3sT5gF1dA6xQ9wE0rU2iO"
         let pem = "-----BEGIN RSA PRIVATE KEY-----\n\(body)\n-----END RSA PRIVATE KEY-----"
-        let text = redaction.text("key:\n\(pem)\ndone")
+        let text = redaction.text("the key follows\n\(pem)\ndone")
         #expect(!text.contains("MIIEowIBAAKC") && !text.contains("sT5gF1dA6"), "\(text)")
         #expect(text.contains("-----BEGIN RSA PRIVATE KEY-----") && text.hasSuffix("done"), "\(text)")
         let escaped = pem.replacingOccurrences(of: "\n", with: "\\n")
