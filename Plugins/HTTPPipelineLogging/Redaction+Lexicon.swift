@@ -59,9 +59,11 @@ enum RedactionLexicon {
         Word("credentials"): words(["allow"]),
     ]
 
-    /// A secret word before one of these is public: `token_type` (`Bearer`), `keyId`.
+    /// A secret word before one of these is public: `token_type` (`Bearer`), `keyId`,
+    /// `client_assertion_type` (a fixed URN).
     static let publicAfter: [Word: Set<Word>] = [
         Word("token"): words(["type", "count", "usage", "limit"]),
+        Word("assertion"): words(["type"]),
         Word("key"): words(["id", "ids", "name", "type", "size", "length", "alias", "usage", "format", "version"]),
     ]
 
@@ -79,14 +81,15 @@ enum RedactionLexicon {
     ]
 
     /// Words that say a value identifies, checks or versions something (`X-Request-Id`, `ETag`,
-    /// `traceparent`, `If-None-Match`, `cursor`, `nonce`) or carries media (`avatar`, `image`):
-    /// random-looking values under such names are shown. Shaped credentials are hidden anyway.
+    /// `traceparent`, `If-None-Match`, `cursor`, `nonce`, PKCE's public `code_challenge`) or
+    /// carries media (`avatar`, `image`): random-looking values under such names are shown.
+    /// Shaped credentials are hidden anyway.
     static let identifierWords: Set<Word> = words([
         "id", "ids", "uuid", "uuids", "guid", "etag", "etags", "hash", "hashes", "digest", "checksum", "crc", "md",
         "sha", "trace", "traceparent", "tracestate", "traceid", "span", "spanid", "correlation", "correlationid",
         "requestid", "messageid", "ray", "nonce", "cursor", "version", "revision", "rev", "commit", "build",
         "fingerprint", "thumbprint", "integrity", "match", "kid", "jti", "idempotency", "image", "photo", "avatar",
-        "thumbnail", "icon", "picture", "logo", "blob", "base",
+        "thumbnail", "icon", "picture", "logo", "blob", "base", "challenge", "challenges",
     ])
 
     /// Path segments after which a token-like segment is a secret (`/password/reset/<token>`,

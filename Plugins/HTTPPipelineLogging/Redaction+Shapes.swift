@@ -285,10 +285,18 @@ enum SecretShapes {
         let tests = redaction.tokenRules.contains { $0.test != nil }
         guard tests || (entropy && range.count >= RandomToken.minimumLength) else { return }
         var start = range.lowerBound
+        // The piece before a `=` or `:` names the piece after it (`code_challenge=…`).
+        var previous: Range<Int>?
         for index in range.lowerBound...range.upperBound
         where index == range.upperBound || endsPiece(bytes, index, range) {
             if index > start {
-                piece(bytes, start..<index, entropy: entropy, tests: tests ? redaction.tokenRules : [], found)
+                let named =
+                    entropy && start > range.lowerBound
+                    && (bytes[start - 1] == ASCII.equals || bytes[start - 1] == ASCII.colon)
+                    && previous.map { RedactionLexicon.namesIdentifier(UnsafeBufferPointer(rebasing: bytes[$0])) }
+                        == true
+                piece(bytes, start..<index, entropy: entropy && !named, tests: tests ? redaction.tokenRules : [], found)
+                previous = start..<index
             }
             start = index + 1
         }

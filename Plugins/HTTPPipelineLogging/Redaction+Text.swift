@@ -233,6 +233,7 @@ struct TextRedactor {
     /// - Returns: Where to resume, or `nil` when nothing was redacted.
     private mutating func redactPair(at index: Int) -> Int? {
         guard let (nameRange, quoted) = name(before: index) else { return nil }
+        if input[index] == ASCII.colon, !quoted, isInsideURN(nameStart: nameRange.lowerBound) { return nil }
         var rawName = input[nameRange]
         var unescaped: [UInt8] = []
         if quoted, rawName.contains(ASCII.backslash) {
@@ -307,6 +308,19 @@ struct TextRedactor {
         var start = end
         while start > copied, end - start < Self.nameLookBack, ASCII.isNameCharacter(input[start - 1]) { start -= 1 }
         return start < end ? (start..<end, false) : nil
+    }
+
+    /// Whether the name before a `:` is a part of a URN (`urn:ietf:params:oauth:grant-type:…`),
+    /// whose colons separate parts, not names from values.
+    private func isInsideURN(nameStart: Int) -> Bool {
+        var start = nameStart
+        while start > 0, nameStart - start < 256,
+            ASCII.isNameCharacter(input[start - 1]) || input[start - 1] == ASCII.colon
+        {
+            start -= 1
+        }
+        guard nameStart - start >= 4 else { return false }
+        return input[start..<start + 4].map { $0 | 0x20 }.elementsEqual("urn:".utf8)
     }
 
     /// `Code=-1001` right after `Domain=…` is an `NSError`'s code, not an OAuth code.

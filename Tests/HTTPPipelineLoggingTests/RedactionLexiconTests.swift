@@ -25,7 +25,7 @@ struct RedactionLexiconTests {
         "Author", "keyboard", "monkey", "tokenizer", "WWW-Authenticate", "Proxy-Authenticate", "authorized",
         "code_challenge", "code_challenge_method", "status_code", "countryCode", "Idempotency-Key", "publicKey",
         "token_type", "max_tokens", "prompt_tokens", "Authentication-Info", "keyword", "secretary", "X-Amz-Date",
-        "X-Amz-SignedHeaders", "Access-Control-Allow-Credentials",
+        "X-Amz-SignedHeaders", "Access-Control-Allow-Credentials", "client_assertion_type",
     ]
 
     @Test("A JSON key is secret by its words, whatever the size of the body", arguments: secretNames)
