@@ -261,8 +261,21 @@ struct TextRedactor {
             value = valueToEndOfLine(from: index + 1, nameStart: nameRange.lowerBound)
         }
         guard !value.isEmpty else { return nil }
-        replace(value, with: Redaction.markBytes)
-        return value.upperBound
+        let end = privateKeyBlockEnd(startingAt: value.lowerBound) ?? value.upperBound
+        replace(value.lowerBound..<max(end, value.upperBound), with: Redaction.markBytes)
+        return max(end, value.upperBound)
+    }
+
+    /// Where a PEM private key block starting at `start` ends (after its end marker's line, or
+    /// at the end of the text), so that a value that opens one takes all of it.
+    private func privateKeyBlockEnd(startingAt start: Int) -> Int? {
+        guard input[start...].starts(with: Self.pemBegin) else { return nil }
+        var end = start + Self.pemBegin.count
+        while end < input.count, !(input[end] == UInt8(ascii: "-") && input[end...].starts(with: Self.pemEnd)) {
+            end += 1
+        }
+        while end < input.count, !isLineBreak(input[end]) { end += 1 }
+        return end
     }
 
     /// Redacts the value after a `=` whose name is not secret when the value is percent-encoded

@@ -86,4 +86,14 @@ struct RedactionStructureTests {
         let wrong = body(Self.multipart, "multipart/form-data; boundary=Other")
         #expect(!wrong.contains("S3CRET") && !wrong.contains("binary \u{0} bytes"), "\(wrong)")
     }
+
+    @Test(
+        "A value that opens a private key block takes the whole block",
+        arguments: ["password:\n", "key: ", "secret=", "note:\n"])
+    func valueOpeningAPrivateKeyBlock(name: String) {
+        let pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7qZ3\nQ7XM2RZP4KVL\n-----END RSA PRIVATE KEY-----"
+        let shown = redaction.text("\(name)\(pem)\nafter")
+        #expect(!shown.contains("MIIEowIBAAKCAQEA7qZ3") && !shown.contains("Q7XM2RZP4KVL"), "\(shown)")
+        #expect(shown.hasSuffix("\nafter"), "\(shown)")
+    }
 }
