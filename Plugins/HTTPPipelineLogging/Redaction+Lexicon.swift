@@ -19,12 +19,13 @@
 /// by design: it is sent through the browser; its `code_verifier` is secret.)
 enum RedactionLexicon {
     /// Words that are secret on their own.
-    static let secretWords: Set<Word> = words([
-        "password", "passwords", "passwd", "pwd", "pw", "pass", "passphrase", "passcode", "secret", "secrets",
-        "token", "tokens", "key", "keys", "credential", "credentials", "creds", "auth", "authorization",
-        "signature", "signatures", "sig", "session", "sessions", "sid", "cookie", "cookies", "pin", "otp", "totp",
-        "hotp", "cvv", "cvc", "csc", "assertion", "verifier", "jwt", "jws", "jwe", "bearer", "hmac", "samlresponse",
-    ])
+    static let secretWords: [String] =
+        ([
+            "password", "passwords", "passwd", "pwd", "pw", "pass", "passphrase", "passcode", "secret", "secrets",
+            "token", "tokens", "key", "keys", "credential", "credentials", "creds", "auth", "authorization",
+            "signature", "signatures", "sig", "session", "sessions", "sid", "cookie", "cookies", "pin", "otp", "totp",
+            "hotp", "cvv", "cvc", "csc", "assertion", "verifier", "jwt", "jws", "jwe", "bearer", "hmac", "samlresponse",
+        ])
 
     /// Words containing any of these are secret (`phpsessid`, `jsessionid`, `xauthtoken`,
     /// `oauth`), unless they are ``safeWords``.
@@ -37,83 +38,148 @@ enum RedactionLexicon {
     ///
     /// `authenticate` and `authentication` name challenges and their parameters
     /// (`WWW-Authenticate`, `Authentication-Info`), never the credential itself.
-    static let safeWords: Set<Word> = words([
-        "author", "authors", "authored", "authoring", "authorship", "authority", "authorities", "authoritative",
-        "authorize", "authorized", "authorise", "authorised", "unauthorized", "unauthorised", "authenticate",
-        "authenticated", "authenticates", "authentication", "authenticator", "authentic", "authenticity",
-        "unauthenticated", "tokenizer", "tokenizers", "tokenize", "tokenized", "tokenizing", "tokenization",
-        "detokenize", "monkey", "monkeys", "donkey", "donkeys", "turkey", "hockey", "jockey", "whiskey", "lackey",
-        "hotkey", "hotkeys", "keyboard", "keyboards", "keynote", "keyword", "keywords", "keystroke", "keystrokes",
-        "keypad", "keyframe", "keyframes", "secretary", "secretariat",
-    ])
+    static let safeWords: [String] =
+        ([
+            "author", "authors", "authored", "authoring", "authorship", "authority", "authorities", "authoritative",
+            "authorize", "authorized", "authorise", "authorised", "unauthorized", "unauthorised", "authenticate",
+            "authenticated", "authenticates", "authentication", "authenticator", "authentic", "authenticity",
+            "unauthenticated", "tokenizer", "tokenizers", "tokenize", "tokenized", "tokenizing", "tokenization",
+            "detokenize", "monkey", "monkeys", "donkey", "donkeys", "turkey", "hockey", "jockey", "whiskey", "lackey",
+            "hotkey", "hotkeys", "keyboard", "keyboards", "keynote", "keyword", "keywords", "keystroke", "keystrokes",
+            "keypad", "keyframe", "keyframes", "secretary", "secretariat",
+        ])
 
     /// A secret word after one of these is public: `publicKey`, `Idempotency-Key`, `max_tokens`
     /// (a language model's budget), `Access-Control-Allow-Credentials` (a flag).
-    static let publicBefore: [Word: Set<Word>] = [
-        Word("key"): words([
+    static let publicBefore: [String: [String]] = [
+        "key": [
             "public", "idempotency", "cache", "sort", "partition", "primary", "foreign", "dedup", "deduplication",
             "routing", "object",
-        ]),
-        Word("keys"): words(["public", "primary", "foreign", "sort", "object"]),
-        Word("tokens"): words(["max", "prompt", "completion", "total", "input", "output", "cached", "reasoning"]),
-        Word("credentials"): words(["allow"]),
+        ],
+        "keys": ["public", "primary", "foreign", "sort", "object"],
+        "tokens": ["max", "prompt", "completion", "total", "input", "output", "cached", "reasoning"],
+        "credentials": ["allow"],
     ]
 
     /// A secret word before one of these is public: `token_type` (`Bearer`), `keyId`,
     /// `client_assertion_type` (a fixed URN).
-    static let publicAfter: [Word: Set<Word>] = [
-        Word("token"): words(["type", "count", "usage", "limit"]),
-        Word("assertion"): words(["type"]),
-        Word("key"): words(["id", "ids", "name", "type", "size", "length", "alias", "usage", "format", "version"]),
+    static let publicAfter: [String: [String]] = [
+        "token": ["type", "count", "usage", "limit"],
+        "assertion": ["type"],
+        "key": ["id", "ids", "name", "type", "size", "length", "alias", "usage", "format", "version"],
     ]
 
     /// Words that make the `code` after them a credential: OAuth's authorization code, the
     /// device flow's `device_code` and `user_code`, one-time and recovery codes.
-    static let codeQualifiers: Set<Word> = words([
-        "auth", "authorization", "authorisation", "oauth", "device", "user", "verification", "verify", "otp", "totp",
-        "sms", "mfa", "fa", "reset", "recovery", "backup", "security", "activation", "confirmation", "confirm",
-        "invite", "invitation", "access", "login", "signin", "magic", "grant", "exchange",
-    ])
+    static let codeQualifiers: [String] =
+        ([
+            "auth", "authorization", "authorisation", "oauth", "device", "user", "verification", "verify", "otp",
+            "totp",
+            "sms", "mfa", "fa", "reset", "recovery", "backup", "security", "activation", "confirmation", "confirm",
+            "invite", "invitation", "access", "login", "signin", "magic", "grant", "exchange",
+        ])
 
     /// Words that are secret after another: `code` after ``codeQualifiers``, a SAML `response`.
-    static let secretAfter: [Word: Set<Word>] = [
-        Word("code"): codeQualifiers, Word("codes"): codeQualifiers, Word("response"): words(["saml"]),
+    static let secretAfter: [String: [String]] = [
+        "code": codeQualifiers, "codes": codeQualifiers, "response": ["saml"],
     ]
 
     /// Words that say a value identifies, checks or versions something (`X-Request-Id`, `ETag`,
     /// `traceparent`, `If-None-Match`, `cursor`, `nonce`, PKCE's public `code_challenge`) or
     /// carries media (`avatar`, `image`): random-looking values under such names are shown.
     /// Shaped credentials are hidden anyway.
-    static let identifierWords: Set<Word> = words([
-        "id", "ids", "uuid", "uuids", "guid", "etag", "etags", "hash", "hashes", "digest", "checksum", "crc", "md",
-        "sha", "trace", "traceparent", "tracestate", "traceid", "span", "spanid", "correlation", "correlationid",
-        "requestid", "messageid", "ray", "nonce", "cursor", "version", "revision", "rev", "commit", "build",
-        "fingerprint", "thumbprint", "integrity", "match", "kid", "jti", "idempotency", "image", "photo", "avatar",
-        "thumbnail", "icon", "picture", "logo", "blob", "base", "challenge", "challenges",
-    ])
+    static let identifierWords: [String] =
+        ([
+            "id", "ids", "uuid", "uuids", "guid", "etag", "etags", "hash", "hashes", "digest", "checksum", "crc", "md",
+            "sha", "trace", "traceparent", "tracestate", "traceid", "span", "spanid", "correlation", "correlationid",
+            "requestid", "messageid", "ray", "nonce", "cursor", "version", "revision", "rev", "commit", "build",
+            "fingerprint", "thumbprint", "integrity", "match", "kid", "jti", "idempotency", "image", "photo", "avatar",
+            "thumbnail", "icon", "picture", "logo", "blob", "base", "challenge", "challenges",
+        ])
 
     /// Path segments after which a token-like segment is a secret (`/password/reset/<token>`,
     /// `/invite/<token>`, `/api/webhooks/<id>/<token>`).
-    static let secretPathWords: Set<Word> = words([
-        "reset", "token", "tokens", "verify", "verification", "confirm", "confirmation", "activate", "activation",
-        "invite", "invites", "invitation", "invitations", "magic", "webhook", "webhooks", "hook", "hooks", "password",
-        "passwords", "secret", "secrets", "key", "keys", "session", "sessions", "auth", "login", "signin",
-        "unsubscribe",
-    ])
+    static let secretPathWords: [String] =
+        ([
+            "reset", "token", "tokens", "verify", "verification", "confirm", "confirmation", "activate", "activation",
+            "invite", "invites", "invitation", "invitations", "magic", "webhook", "webhooks", "hook", "hooks",
+            "password",
+            "passwords", "secret", "secrets", "key", "keys", "session", "sessions", "auth", "login", "signin",
+            "unsubscribe",
+        ])
 
-    /// Whether any word of a name is one of `set`.
-    static func hasWord(in name: UnsafeBufferPointer<UInt8>, from set: Set<Word>) -> Bool {
+    /// Common words of HTTP names that hold no secret fragment, so that judging `Content-Type`
+    /// or `User-Agent` skips the fragment search (a test checks that none holds a fragment).
+    static let plainWords: [String] = [
+        "accept", "access", "age", "agent", "alive", "allow", "alt", "api", "by", "cache", "charset", "client",
+        "connection", "content", "control", "cross", "date", "dest", "disposition", "encoding", "expires", "fetch",
+        "for", "forwarded", "frame", "from", "headers", "host", "if", "keep", "lang", "language", "last", "length",
+        "link", "location", "max", "methods", "mode", "modified", "name", "none", "options", "origin", "page", "policy",
+        "powered", "pragma", "proto", "range", "real", "referer", "referrer", "request", "retry", "after", "sec",
+        "server", "since", "site", "sort", "status", "strict", "transfer", "transport", "type", "upgrade", "user",
+        "vary", "via", "warning", "www", "x", "q", "limit", "offset", "count", "lang", "locale", "format", "include",
+        "fields", "filter", "query", "search", "state", "scope", "grant", "redirect", "uri", "url", "response",
+    ]
+
+    /// What the lists above say about single words, in one table.
+    static let table = WordTable(
+        [
+            (secretWords, WordFlags.secret), (safeWords, .safe), (identifierWords, .identifier),
+            (secretPathWords, .pathContext), (plainWords, .plain),
+        ].flatMap { list, flag in list.map { (Word($0), flag) } })
+
+    /// What the lists above say about pairs of adjacent words, in one table.
+    static let pairs = PairTable(
+        publicBefore.flatMap { word, before in before.map { (Word($0), Word(word), PairKind.publicBefore) } }
+            + publicAfter.flatMap { word, after in after.map { (Word(word), Word($0), PairKind.publicAfter) } }
+            + secretAfter.flatMap { word, before in before.map { (Word($0), Word(word), PairKind.secretAfter) } })
+
+    static let code = Word("code")
+    static let codes = Word("codes")
+
+    /// What a name says: whether it is secret, and whether it names an identifier.
+    struct Verdict {
+        var isSecret = false
+        var namesIdentifier = false
+    }
+
+    /// Judges a name (decoded, in its original case) by its words.
+    ///
+    /// Each bracketed part of a name (`user[password]`, `data[code]`) also counts as a name of
+    /// its own, so a lone `code` inside brackets is secret.
+    static func judge(_ name: UnsafeBufferPointer<UInt8>) -> Verdict {
+        var verdict = Verdict()
         var scanner = WordScanner(name)
-        while let word = scanner.next() {
-            if set.contains(word.value) { return true }
+        var previous: Word?
+        var current = scanner.next()
+        while let word = current {
+            let next = scanner.next()
+            let flags = table.flags(word.value)
+            if flags.contains(.identifier) { verdict.namesIdentifier = true }
+            if !verdict.isSecret {
+                if word.value == code || word.value == codes, word.startsPart, next == nil || next?.startsPart == true {
+                    verdict.isSecret = true
+                } else if let previous, pairs.contains(previous, word.value, .secretAfter) {
+                    verdict.isSecret = true
+                } else if isSecretWord(word, flags: flags, in: name, previous: previous, next: next?.value) {
+                    verdict.isSecret = true
+                }
+            }
+            previous = word.value
+            current = next
         }
-        return false
+        return verdict
+    }
+
+    /// Whether a name is secret under the built-in words.
+    static func isSecret(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        judge(name).isSecret
     }
 
     /// Whether a name says its value is an identifier, a hash, a nonce or media
     /// (``identifierWords``).
     static func namesIdentifier(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        hasWord(in: name, from: identifierWords)
+        judge(name).namesIdentifier
     }
 
     /// Whether a name says its value is an identifier, a hash, a nonce or media.
@@ -122,44 +188,27 @@ enum RedactionLexicon {
         return name.withUTF8(namesIdentifier)
     }
 
-    static let code = Word("code")
-    static let codes = Word("codes")
-
-    /// Whether a name (decoded, in its original case) is secret under the built-in words.
-    ///
-    /// Each bracketed part of a name (`user[password]`, `data[code]`) also counts as a name of
-    /// its own, so a lone `code` inside brackets is secret.
-    static func isSecret(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        var scanner = WordScanner(name)
-        var previous: Word?
-        var current = scanner.next()
-        while let word = current {
-            let next = scanner.next()
-            if word.value == code || word.value == codes, word.startsPart, next == nil || next?.startsPart == true {
-                return true
-            }
-            if let previous, secretAfter[word.value]?.contains(previous) == true { return true }
-            if isSecretWord(word, in: name, previous: previous, next: next?.value) {
-                return true
-            }
-            previous = word.value
-            current = next
+    /// Whether any word of a path segment announces a secret (``secretPathWords``).
+    static func announcesSecret(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        var scanner = WordScanner(segment)
+        while let word = scanner.next() {
+            if table.flags(word.value).contains(.pathContext) { return true }
         }
         return false
     }
 
     /// Whether one word is secret in its place.
-    static func isSecretWord(_ word: ScannedWord, in name: UnsafeBufferPointer<UInt8>, previous: Word?, next: Word?)
-        -> Bool
-    {
-        let value = word.value
-        if value.count > 0, safeWords.contains(value) { return false }
+    static func isSecretWord(
+        _ word: ScannedWord, flags: WordFlags, in name: UnsafeBufferPointer<UInt8>, previous: Word?, next: Word?
+    ) -> Bool {
+        if flags.contains(.safe) { return false }
         let bytes = UnsafeBufferPointer(rebasing: name[word.range])
         let secret =
-            secretWords.contains(value) || endsInKey(bytes) || (bytes.count >= 4 && containsFragment(bytes))
+            flags.contains(.secret)
+            || (!flags.contains(.plain) && (endsInKey(bytes) || (bytes.count >= 4 && containsFragment(bytes))))
         guard secret else { return false }
-        if let previous, publicBefore[value]?.contains(previous) == true { return false }
-        if let next, publicAfter[value]?.contains(next) == true { return false }
+        if let previous, pairs.contains(previous, word.value, .publicBefore) { return false }
+        if let next, pairs.contains(word.value, next, .publicAfter) { return false }
         return true
     }
 
@@ -174,13 +223,17 @@ enum RedactionLexicon {
 
     /// Whether a word contains a secret fragment, compared case-insensitively.
     static func containsFragment(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
-        for fragment in secretFragments where fragment.count <= word.count {
-            var start = 0
-            while start + fragment.count <= word.count {
-                var offset = 0
+        for start in 0..<word.count {
+            let first = lowercase(word[start])
+            // The first letters of ``secretFragments``: most positions are rejected here.
+            guard
+                first == UInt8(ascii: "t") || first == UInt8(ascii: "s") || first == UInt8(ascii: "p")
+                    || first == UInt8(ascii: "c") || first == UInt8(ascii: "a") || first == UInt8(ascii: "b")
+            else { continue }
+            for fragment in secretFragments where fragment[0] == first && start + fragment.count <= word.count {
+                var offset = 1
                 while offset < fragment.count, lowercase(word[start + offset]) == fragment[offset] { offset += 1 }
                 if offset == fragment.count { return true }
-                start += 1
             }
         }
         return false
@@ -191,16 +244,11 @@ enum RedactionLexicon {
     static func lowercase(_ byte: UInt8) -> UInt8 {
         (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
-
-    /// Builds a word set from literals.
-    static func words(_ list: [String]) -> Set<Word> {
-        Set(list.map(Word.init))
-    }
 }
 
 /// A lowercase ASCII word of at most 16 bytes, packed for cheap hashing and comparison. A longer
 /// word, or one with non-ASCII bytes, packs to the empty word, which no list holds.
-struct Word: Hashable {
+struct Word: Equatable {
     var low: UInt64 = 0
     var high: UInt64 = 0
     var count: UInt8 = 0

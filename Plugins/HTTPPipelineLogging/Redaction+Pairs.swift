@@ -45,7 +45,7 @@ extension Redaction {
         guard !value.isEmpty else { return }
         let (name, settled) = RedactionNames.decodedName(rawName, plusIsSpace: true)
         let allowed =
-            field == .query && !allowedQueryItems.isEmpty
+            field == .query && box.hasQueryNames
             && RedactionNames.anyPart(of: RedactionNames.normalized(name), in: allowedQueryItems)
         if allowed {
             output.append(contentsOf: value)
@@ -56,7 +56,10 @@ extension Redaction {
             case .query: isSecretQueryName(name)
             case .form: isSecretBodyField(name)
             }
-        if !settled || secret || valueHidesSecret(value, depth: depth) || valueHasShapedSecret(value, name: name) {
+        let mayBeShaped = value.count >= min(SecretShapes.shortestShape, shortestTokenRule)
+        if !settled || secret || valueHidesSecret(value, depth: depth)
+            || (mayBeShaped && valueHasShapedSecret(value, name: name))
+        {
             output.append(contentsOf: Self.markBytes)
         } else {
             output.append(contentsOf: value)

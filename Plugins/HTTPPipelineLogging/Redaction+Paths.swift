@@ -20,9 +20,9 @@ struct PathSecrets {
     var segments = 0
 
     init(host: ArraySlice<UInt8>) {
-        let lowered = host.map { RedactionLexicon.lowercase($0) }
+        let lowered = host.lazy.map { RedactionLexicon.lowercase($0) }
         hidesAllButFirst = lowered.starts(with: "hooks.".utf8)
-        hidesAll = lowered.count > 19 && lowered.suffix(19).elementsEqual(".webhook.office.com".utf8)
+        hidesAll = host.count > 19 && lowered.suffix(19).elementsEqual(".webhook.office.com".utf8)
     }
 
     /// Whether a path segment (as encoded) is to be hidden; updates the context.
@@ -30,19 +30,27 @@ struct PathSecrets {
         guard !segment.isEmpty else { return false }
         segments += 1
         if hidesAll || (hidesAllButFirst && segments > 1) { return true }
-        // Path parameters (`;jsessionid=…`) are judged by name, as query items are.
-        let bare = segment.prefix { $0 != ASCII.semicolon }
-        var decoded = bare
-        if bare.contains(UInt8(ascii: "%")) {
-            decoded = PercentDecoding.decodeRepeatedly(bare, plusIsSpace: false).0[...]
-        }
+        // Path parameters (`;jsessionid=…`) are judged by name, as query items are; the rest is
+        // judged decoded. Most segments need neither step.
+        let needsWork = segment.contains { $0 == ASCII.semicolon || $0 == UInt8(ascii: "%") }
+        let decoded = needsWork ? Self.decodedBare(segment) : segment
         if inSecretContext, Self.isTokenLike(decoded) { return true }
-        if redaction.hasShapedSecret(decoded, entropy: true) { return true }
-        if decoded.withUnsafeBufferPointer({ RedactionLexicon.hasWord(in: $0, from: RedactionLexicon.secretPathWords) })
+        if decoded.count >= min(SecretShapes.shortestShape, redaction.shortestTokenRule),
+            redaction.hasShapedSecret(decoded, entropy: true)
         {
+            return true
+        }
+        if !inSecretContext, decoded.count >= 3, decoded.withUnsafeBufferPointer(RedactionLexicon.announcesSecret) {
             inSecretContext = true
         }
         return false
+    }
+
+    /// A segment without its path parameters, percent-decoded.
+    static func decodedBare(_ segment: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let bare = segment.prefix { $0 != ASCII.semicolon }
+        guard bare.contains(UInt8(ascii: "%")) else { return bare }
+        return PercentDecoding.decodeRepeatedly(bare, plusIsSpace: false).0[...]
     }
 
     /// At least eight characters with a digit, or with both upper- and lowercase letters.

@@ -11,7 +11,7 @@ enum RedactionNames {
 
     /// A user-supplied name as stored in the options: trimmed and lowercased.
     static func normalized(_ name: String) -> String {
-        normalized(Array(name.utf8)[...])
+        normalized(ASCII.bytes(of: name)[...])
     }
 
     /// Name bytes as compared: without leading and trailing whitespace and control bytes, and
@@ -40,8 +40,13 @@ enum RedactionNames {
 
     /// Whether a name is secret under the built-in words.
     static func isBuiltInSecret(_ name: String) -> Bool {
+        judge(name).isSecret
+    }
+
+    /// What a name says under the built-in words.
+    static func judge(_ name: String) -> RedactionLexicon.Verdict {
         var name = name
-        return name.withUTF8(RedactionLexicon.isSecret)
+        return name.withUTF8(RedactionLexicon.judge)
     }
 
     /// Whether any of a name's parts (the whole name, the base before `[`, each bracketed part)
@@ -73,7 +78,7 @@ enum RedactionNames {
 extension Redaction {
     /// Whether a decoded query item name is secret in a URL.
     func isSecretQueryName(_ name: ArraySlice<UInt8>) -> Bool {
-        if !allowedQueryItems.isEmpty || !extraQueryItems.isEmpty {
+        if box.hasQueryNames {
             let normalized = RedactionNames.normalized(name)
             if RedactionNames.anyPart(of: normalized, in: allowedQueryItems) { return false }
             if RedactionNames.anyPart(of: normalized, in: extraQueryItems) { return true }
@@ -84,15 +89,30 @@ extension Redaction {
     /// Whether a decoded JSON or form field name is secret in a body.
     func isSecretBodyField(_ name: ArraySlice<UInt8>) -> Bool {
         if RedactionNames.isBuiltInSecret(name) { return true }
-        guard !extraBodyFields.isEmpty || !extraQueryItems.isEmpty else { return false }
+        guard box.hasBodyNames else { return false }
         let normalized = RedactionNames.normalized(name)
         return RedactionNames.anyPart(of: normalized, in: extraBodyFields)
             || RedactionNames.anyPart(of: normalized, in: extraQueryItems)
     }
 
+    /// What a header name says under these options: whether it is secret, and whether it names
+    /// an identifier.
+    func judgeHeader(_ name: String) -> RedactionLexicon.Verdict {
+        var verdict = RedactionNames.judge(name)
+        if box.hasHeaderNames {
+            let normalized = RedactionNames.normalized(name)
+            if allowedHeaders.contains(normalized) {
+                verdict.isSecret = false
+            } else if extraHeaders.contains(normalized) {
+                verdict.isSecret = true
+            }
+        }
+        return verdict
+    }
+
     /// Whether a header name is secret under these options.
     func isSecretHeaderName(_ name: String) -> Bool {
-        if !allowedHeaders.isEmpty || !extraHeaders.isEmpty {
+        if box.hasHeaderNames {
             let normalized = RedactionNames.normalized(name)
             if allowedHeaders.contains(normalized) { return false }
             if extraHeaders.contains(normalized) { return true }
@@ -106,7 +126,7 @@ extension Redaction {
         if RedactionNames.isBuiltInSecret(name) {
             return !RedactionNames.textExemptNames.contains(RedactionNames.normalized(name))
         }
-        guard !extraBodyFields.isEmpty || !extraQueryItems.isEmpty || !extraHeaders.isEmpty else { return false }
+        guard box.hasBodyNames || box.hasHeaderNames else { return false }
         let normalized = RedactionNames.normalized(name)
         return RedactionNames.anyPart(of: normalized, in: extraBodyFields)
             || RedactionNames.anyPart(of: normalized, in: extraQueryItems) || extraHeaders.contains(normalized)

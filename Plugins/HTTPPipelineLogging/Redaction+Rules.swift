@@ -71,9 +71,9 @@ extension Redaction {
     /// - Parameter rules: Your own shapes; see ``TokenRule``.
     /// - Returns: The modified options.
     public func redactingTokens(_ rules: [TokenRule]) -> Redaction {
-        var copy = self
-        copy.tokenRules += rules
-        copy.shortestTokenRule = min(copy.shortestTokenRule, rules.map(\.minimumLength).min() ?? .max)
-        return copy
+        changing { lists in
+            lists.tokenRules += rules
+            lists.shortestTokenRule = min(lists.shortestTokenRule, rules.map(\.minimumLength).min() ?? .max)
+        }
     }
 }

@@ -90,11 +90,23 @@ enum SecretShapes {
     static let shortestShape = 15
 
     /// What can be part of a shaped token: base64 and base64url characters, `.`, `~` and `:`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+    static let tokenBytes = ByteSet { byte in
         RandomToken.isAlphanumeric(byte)
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+")
             || byte == ASCII.slash || byte == ASCII.equals || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "~")
             || byte == ASCII.colon
+    }
+
+    @inline(__always)
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        tokenBytes.contains(byte)
+    }
+
+    /// The bytes a built-in shape can start with (prefixes, `eyJ`, Telegram's digits or `bot`,
+    /// base64 PEM's `L`).
+    static let shapeStarts = ByteSet { byte in
+        (byte < 0x80 && !prefixesByFirstByte[Int(byte)].isEmpty) || byte == UInt8(ascii: "e")
+            || byte == UInt8(ascii: "b") || ASCII.isDigit(byte) || byte == UInt8(ascii: "L")
     }
 
     /// Calls `found` with the range of every shaped secret in `bytes`, in order, without overlaps.
@@ -183,6 +195,7 @@ enum SecretShapes {
         }
         guard run.upperBound - start >= shortestShape else { return nil }
         let first = bytes[start]
+        guard shapeStarts.contains(first) else { return nil }
         if first < 0x80 {
             for prefix in prefixesByFirstByte[Int(first)] {
                 guard run.upperBound - start >= prefix.bytes.count + prefix.minimumTail,

@@ -30,11 +30,16 @@ extension Redaction {
         let utf8 = text.utf8
         let limit = max(0, limit)
         let cap = min(Self.textScanLimit, Self.scanCap(limit: limit))
-        if utf8.count <= min(limit, cap), !mayHoldSecret(utf8) { return text }
-        let bytes = Array(utf8.prefix(cap + 1))
+        if utf8.count <= min(limit, cap) {
+            var text = text
+            if !text.withUTF8({ mayHoldSecret($0) }) { return text }
+        }
+        let bytes = ASCII.bytes(of: text, upTo: cap + 1)
         let kept = SafeCut.scanPrefix(bytes[...], cap: cap)
         let redacted = mayHoldSecret(kept) ? redactText(kept, depth: 0, entropy: entropy) : Array(kept)
-        return SafeCut.render(redacted, limit: limit, unscanned: utf8.count - kept.count)
+        let unscanned = utf8.count - kept.count
+        if unscanned == 0, redacted.count <= limit, redacted.elementsEqual(kept) { return text }
+        return SafeCut.render(redacted, limit: limit, unscanned: unscanned)
     }
 
     /// Whether any free-text rule could apply: the pair, URL and user-info rules start at a `:`,
@@ -117,7 +122,6 @@ struct TextRedactor {
         self.input = input
         self.depth = depth
         self.entropy = entropy
-        output.reserveCapacity(input.count)
     }
 
     /// Runs the pass.
@@ -161,12 +165,21 @@ struct TextRedactor {
             }
             index += 1
         }
+        if copied == 0 {
+            // Nothing replaced yet: the input itself, unless a shape is found in it.
+            var spans = false
+            input.withUnsafeBufferPointer { buffer in
+                spans = SecretShapes.containsSecret(buffer, entropy: entropy, redaction: redaction)
+            }
+            guard spans else { return input }
+        }
         redaction.appendShapeRedacted(input[copied...], entropy: entropy, to: &output)
         return output
     }
 
     /// Copies the text before `range` (with its shaped secrets redacted), then the replacement.
     private mutating func replace(_ range: Range<Int>, with replacement: [UInt8]) {
+        if output.isEmpty { output.reserveCapacity(input.count) }
         redaction.appendShapeRedacted(input[copied..<range.lowerBound], entropy: entropy, to: &output)
         output.append(contentsOf: replacement)
         copied = range.upperBound

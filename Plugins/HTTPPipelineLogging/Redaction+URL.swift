@@ -14,7 +14,7 @@ extension Redaction {
     /// - Parameter url: The URL as sent.
     /// - Returns: The URL's absolute string with its secrets replaced by ``mark``.
     public func url(_ url: URL) -> String {
-        String(decoding: redactURL(Array(url.absoluteString.utf8)[...], depth: 0), as: UTF8.self)
+        String(decoding: redactURL(ASCII.bytes(of: url.absoluteString)[...], depth: 0), as: UTF8.self)
     }
 
     /// The URL to log, redacted as by ``url(_:)`` and only then cut to at most `limit` bytes, on
@@ -30,12 +30,12 @@ extension Redaction {
         let limit = max(0, limit)
         let text = url.absoluteString
         let cap = Self.scanCap(limit: limit)
-        let head = Array(text.utf8.prefix(cap + 1))
+        let head = ASCII.bytes(of: text, upTo: cap + 1)
         if let kept = SafeCut.urlScanPrefix(head[...], cap: cap) {
             let unscanned = text.utf8.count - kept.count
             return SafeCut.render(redactURL(kept, depth: 0), limit: limit, unscanned: unscanned)
         }
-        return SafeCut.render(redactURL(Array(text.utf8)[...], depth: 0), limit: limit, unscanned: 0)
+        return SafeCut.render(redactURL(ASCII.bytes(of: text)[...], depth: 0), limit: limit, unscanned: 0)
     }
 
     /// A URL given as text, such as one found inside an error description, redacted as by
@@ -48,7 +48,7 @@ extension Redaction {
     /// - Parameter text: The URL text, in any encoding state.
     /// - Returns: The text with its secrets replaced by ``mark``.
     public func urlString(_ text: String) -> String {
-        let bytes = Array(text.utf8)
+        let bytes = ASCII.bytes(of: text)
         guard Self.looksLikeURL(bytes) else { return self.text(text) }
         return String(decoding: redactURL(bytes[...], depth: 0), as: UTF8.self)
     }

@@ -61,23 +61,68 @@ public struct Redaction: Sendable {
     /// and patterns, URL user info and secret body fields, with no additions and no allow-lists.
     public static let `default`: Redaction = Redaction()
 
-    /// Extra secret header names, normalised (trimmed, lowercased).
-    var extraHeaders: Set<String> = []
-    /// Header names shown even when they look secret, normalised.
-    var allowedHeaders: Set<String> = []
-    /// Extra secret query item names, normalised.
-    var extraQueryItems: Set<String> = []
-    /// Query item names shown even when they look secret, normalised.
-    var allowedQueryItems: Set<String> = []
-    /// Extra secret body field names, normalised.
-    var extraBodyFields: Set<String> = []
-    /// The user's own shapes.
-    var tokenRules: [TokenRule] = []
-    /// The shortest token any of ``tokenRules`` matches (`Int.max` without rules).
-    var shortestTokenRule: Int = .max
+    /// The user's additions and allow-lists.
+    struct Lists: Sendable {
+        /// Extra secret header names, normalised (trimmed, lowercased).
+        var extraHeaders: Set<String> = []
+        /// Header names shown even when they look secret, normalised.
+        var allowedHeaders: Set<String> = []
+        /// Extra secret query item names, normalised.
+        var extraQueryItems: Set<String> = []
+        /// Query item names shown even when they look secret, normalised.
+        var allowedQueryItems: Set<String> = []
+        /// Extra secret body field names, normalised.
+        var extraBodyFields: Set<String> = []
+        /// The user's own shapes.
+        var tokenRules: [TokenRule] = []
+        /// The shortest token any of ``tokenRules`` matches (`Int.max` without rules).
+        var shortestTokenRule: Int = .max
+    }
+
+    /// The lists, behind one immutable reference: the rules pass the options to helpers for
+    /// every name, value and path segment, and a copy then costs one reference count instead of
+    /// one per list.
+    final class Box: Sendable {
+        let lists: Lists
+        /// Whether any query name was added or allowed.
+        let hasQueryNames: Bool
+        /// Whether any body field or query name was added.
+        let hasBodyNames: Bool
+        /// Whether any header name was added or allowed.
+        let hasHeaderNames: Bool
+        /// Whether any header was allowed.
+        let hasAllowedHeaders: Bool
+
+        init(_ lists: Lists) {
+            self.lists = lists
+            hasQueryNames = !lists.allowedQueryItems.isEmpty || !lists.extraQueryItems.isEmpty
+            hasBodyNames = !lists.extraBodyFields.isEmpty || !lists.extraQueryItems.isEmpty
+            hasHeaderNames = !lists.allowedHeaders.isEmpty || !lists.extraHeaders.isEmpty
+            hasAllowedHeaders = !lists.allowedHeaders.isEmpty
+        }
+    }
+
+    private(set) var box = Box(Lists())
+
+    var extraHeaders: Set<String> { box.lists.extraHeaders }
+    var allowedHeaders: Set<String> { box.lists.allowedHeaders }
+    var extraQueryItems: Set<String> { box.lists.extraQueryItems }
+    var allowedQueryItems: Set<String> { box.lists.allowedQueryItems }
+    var extraBodyFields: Set<String> { box.lists.extraBodyFields }
+    var tokenRules: [TokenRule] { box.lists.tokenRules }
+    var shortestTokenRule: Int { box.lists.shortestTokenRule }
 
     /// The options of ``default``; users start from there.
     init() {}
+
+    /// A copy with its lists changed.
+    func changing(_ change: (inout Lists) -> Void) -> Redaction {
+        var lists = box.lists
+        change(&lists)
+        var copy = self
+        copy.box = Box(lists)
+        return copy
+    }
 
     /// Returns a copy that also hides the headers with these names.
     ///
@@ -85,9 +130,7 @@ public struct Redaction: Sendable {
     /// - Returns: The modified options. A name also passed to ``allowingHeaders(_:)`` stays shown:
     ///   the allow-list wins.
     public func redactingHeaders(_ names: [String]) -> Redaction {
-        var copy = self
-        copy.extraHeaders.formUnion(names.map(RedactionNames.normalized))
-        return copy
+        changing { $0.extraHeaders.formUnion(names.map(RedactionNames.normalized)) }
     }
 
     /// Returns a copy that shows the headers with these names even though they match a secret
@@ -96,9 +139,7 @@ public struct Redaction: Sendable {
     /// - Parameter names: Header names to show, compared case-insensitively.
     /// - Returns: The modified options.
     public func allowingHeaders(_ names: [String]) -> Redaction {
-        var copy = self
-        copy.allowedHeaders.formUnion(names.map(RedactionNames.normalized))
-        return copy
+        changing { $0.allowedHeaders.formUnion(names.map(RedactionNames.normalized)) }
     }
 
     /// Returns a copy that also hides the values of query items with these names (and of form
@@ -108,9 +149,7 @@ public struct Redaction: Sendable {
     /// - Returns: The modified options. A name also passed to ``allowingQueryItems(_:)`` stays
     ///   shown in URLs.
     public func redactingQueryItems(_ names: [String]) -> Redaction {
-        var copy = self
-        copy.extraQueryItems.formUnion(names.map(RedactionNames.normalized))
-        return copy
+        changing { $0.extraQueryItems.formUnion(names.map(RedactionNames.normalized)) }
     }
 
     /// Returns a copy that shows the values of query items with these names even though they
@@ -119,9 +158,7 @@ public struct Redaction: Sendable {
     /// - Parameter names: Decoded query item names to show, compared case-insensitively.
     /// - Returns: The modified options.
     public func allowingQueryItems(_ names: [String]) -> Redaction {
-        var copy = self
-        copy.allowedQueryItems.formUnion(names.map(RedactionNames.normalized))
-        return copy
+        changing { $0.allowedQueryItems.formUnion(names.map(RedactionNames.normalized)) }
     }
 
     /// Returns a copy that also hides JSON and form body fields with these names, at any depth.
@@ -129,9 +166,7 @@ public struct Redaction: Sendable {
     /// - Parameter names: Field names to hide, compared case-insensitively.
     /// - Returns: The modified options.
     public func redactingBodyFields(_ names: [String]) -> Redaction {
-        var copy = self
-        copy.extraBodyFields.formUnion(names.map(RedactionNames.normalized))
-        return copy
+        changing { $0.extraBodyFields.formUnion(names.map(RedactionNames.normalized)) }
     }
 
     /// Whether a header name is secret under these options.
@@ -154,8 +189,9 @@ public struct Redaction: Sendable {
     ///   pairs) redacted as by ``text(_:)``.
     public func headerValue(name: String, value: String) -> String {
         if isAllowedHeader(name) { return value }
-        if isSecretHeaderName(name) { return Self.mark }
-        return text(value, limit: .max, entropy: !RedactionLexicon.namesIdentifier(name))
+        let verdict = judgeHeader(name)
+        if verdict.isSecret { return Self.mark }
+        return text(value, limit: .max, entropy: !verdict.namesIdentifier)
     }
 
     /// The header value to log, as by ``headerValue(name:value:)``, cut to at most `limit` bytes
@@ -166,15 +202,16 @@ public struct Redaction: Sendable {
             // Shown as it is: only the cut applies (with room to see a character across it whole).
             guard value.utf8.count > limit else { return value }
             let limit = max(0, limit)
-            let head = Array(value.utf8.prefix(limit + 64))
+            let head = ASCII.bytes(of: value, upTo: limit + 64)
             return SafeCut.render(head, limit: limit, unscanned: value.utf8.count - head.count)
         }
-        if isSecretHeaderName(name) { return Self.mark }
-        return text(value, limit: limit, entropy: !RedactionLexicon.namesIdentifier(name))
+        let verdict = judgeHeader(name)
+        if verdict.isSecret { return Self.mark }
+        return text(value, limit: limit, entropy: !verdict.namesIdentifier)
     }
 
     /// Whether a header name was allowed with ``allowingHeaders(_:)``.
     func isAllowedHeader(_ name: String) -> Bool {
-        !allowedHeaders.isEmpty && allowedHeaders.contains(RedactionNames.normalized(name))
+        box.hasAllowedHeaders && allowedHeaders.contains(RedactionNames.normalized(name))
     }
 }
