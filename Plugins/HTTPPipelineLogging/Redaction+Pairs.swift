@@ -41,7 +41,15 @@ extension Redaction {
         }
         let rawName = item[..<equals]
         let value = item[(equals + 1)...]
-        output.append(contentsOf: item[...equals])
+        if rawName.count >= min(SecretShapes.shortestShape, shortestTokenRule),
+            hasShapedSecret(decodedValue(rawName), entropy: false)
+        {
+            // A name that is itself a credential (`?ghp_…=1`) is hidden; its value is judged below.
+            output.append(contentsOf: Self.markBytes)
+            output.append(ASCII.equals)
+        } else {
+            output.append(contentsOf: item[...equals])
+        }
         guard !value.isEmpty else { return }
         let (name, settled) = RedactionNames.decodedName(rawName, plusIsSpace: true)
         let allowed =

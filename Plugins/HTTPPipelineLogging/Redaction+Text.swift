@@ -200,8 +200,11 @@ struct TextRedactor {
         guard input[start...].starts(with: Self.pemBegin) else { return nil }
         let labelStart = start + Self.pemBegin.count
         var labelEnd = labelStart
-        while labelEnd < input.count, labelEnd - labelStart < 64, !input[labelEnd...].starts(with: Self.pemDashes),
-            input[labelEnd] != ASCII.lineFeed
+        // An RFC 7468 label: uppercase words (`RSA PRIVATE KEY`, `OPENSSH PRIVATE KEY`); anything
+        // else is left to the other rules.
+        while labelEnd < input.count, labelEnd - labelStart < 64,
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(input[labelEnd]) || ASCII.isDigit(input[labelEnd])
+                || input[labelEnd] == ASCII.space
         {
             labelEnd += 1
         }

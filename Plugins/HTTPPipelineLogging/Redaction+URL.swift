@@ -88,12 +88,12 @@ extension Redaction {
             }
             output.append(contentsOf: bytes[...(colon + 2)])
             let authority = colon + 3
-            index = appendAuthority(bytes, from: authority, to: &output)
+            index = appendCheckedAuthority(bytes, from: authority, to: &output)
             host = Self.host(of: bytes[authority..<index])
         } else if bytes.starts(with: "//".utf8) {
             output.append(contentsOf: "//".utf8)
             let authority = bytes.startIndex + 2
-            index = appendAuthority(bytes, from: authority, to: &output)
+            index = appendCheckedAuthority(bytes, from: authority, to: &output)
             host = Self.host(of: bytes[authority..<index])
         }
         let rest = bytes[index...]
@@ -134,6 +134,22 @@ extension Redaction {
         if host.first == ASCII.leftBracket { return host }
         if let colon = host.firstIndex(of: ASCII.colon) { host = host[..<colon] }
         return host
+    }
+
+    /// Appends the authority starting at `start` with its user info redacted, or the mark alone
+    /// when its host is a shaped credential (text such as `x://xoxb-…//host/` reads as a URL
+    /// whose host is the token).
+    ///
+    /// - Returns: Where the authority ends.
+    private func appendCheckedAuthority(_ bytes: ArraySlice<UInt8>, from start: Int, to output: inout [UInt8]) -> Int {
+        let before = output.count
+        let end = appendAuthority(bytes, from: start, to: &output)
+        let host = Self.host(of: bytes[start..<end])
+        if host.count >= min(SecretShapes.shortestShape, shortestTokenRule), hasShapedSecret(host, entropy: false) {
+            output.removeSubrange(before...)
+            output.append(contentsOf: Self.markBytes)
+        }
+        return end
     }
 
     /// Appends the authority starting at `start` with its user info redacted.

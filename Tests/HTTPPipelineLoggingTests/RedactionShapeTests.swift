@@ -166,4 +166,28 @@ struct RedactionShapeTests {
         let json = #"{"avatar":"\#(image)","event":"PaymentIntentSucceededEvent","id":"cus_NffrFeUfNV2Hib"}"#
         #expect(redaction.body(Data(json.utf8), contentType: "application/json", limit: 4096) == json)
     }
+
+    @Test("A shaped credential where a URL's host would be is redacted (found by the fuzzer)")
+    func shapedCredentialAsHost() {
+        let token = "xoxb-2849173650-4817263509-Zq8XmR2vLp7KwN4tYc9BjH3s"
+        let shown = redaction.text("n=Bps://\(token)//api.example.com/v1/books?page=2")
+        #expect(!shown.contains("KwN4tYc9BjH3s"), "\(shown)")
+        #expect(redaction.urlString("https://api.example.com/v1") == "https://api.example.com/v1")
+    }
+
+    @Test("A shaped credential inside a query, fragment or form item's name is redacted (found by the fuzzer)")
+    func shapedCredentialInAName() {
+        let token = "npm_Zq8XmR2vLp7KwN4tYc9BjH3sT5gF1dA6xQ9w"
+        let url = redaction.urlString("https://h.example/cb#a=1&x/\(token)/token_type=bearer")
+        #expect(!url.contains("sT5gF1dA6xQ9w"), "\(url)")
+        let form = redaction.body(
+            Data("\(token)=1&b=2".utf8), contentType: "application/x-www-form-urlencoded", limit: 4096)
+        #expect(form == "<redacted>=1&b=2", "\(form)")
+    }
+
+    @Test("Text between -----BEGIN and PRIVATE KEY that is not a label keeps the other rules (found by the fuzzer)")
+    func privateKeyLabelIsALabel() {
+        let shown = redaction.text("x -----BEGIN Bearer ZQ7XK2W9VPL4MJ8R RSA PRIVATE KEY-----\nMIIE2LmX9vR4tKw8NcP3b\n")
+        #expect(!shown.contains("ZQ7XK2W9VPL4MJ8R"), "\(shown)")
+    }
 }
