@@ -145,11 +145,26 @@ extension Redaction {
         let before = output.count
         let end = appendAuthority(bytes, from: start, to: &output)
         let host = Self.host(of: bytes[start..<end])
-        if host.count >= min(SecretShapes.shortestShape, shortestTokenRule), hasShapedSecret(host, entropy: false) {
+        // Every built-in shape needs a run of 10 characters without a dot (`api.example.com` has
+        // none); a rule of the user's may need fewer.
+        if host.count >= min(SecretShapes.shortestShape, shortestTokenRule),
+            Self.hasLabel(host, atLeast: min(10, shortestTokenRule)),
+            hasShapedSecret(host, entropy: false)
+        {
             output.removeSubrange(before...)
             output.append(contentsOf: Self.markBytes)
         }
         return end
+    }
+
+    /// Whether a host has a label (between dots) of at least `length` characters.
+    static func hasLabel(_ host: ArraySlice<UInt8>, atLeast length: Int) -> Bool {
+        var run = 0
+        for byte in host {
+            run = byte == UInt8(ascii: ".") ? 0 : run + 1
+            if run >= length { return true }
+        }
+        return false
     }
 
     /// Appends the authority starting at `start` with its user info redacted.
