@@ -8,7 +8,10 @@ import HTTPPipelineLogging
 /// design: an `Authorization` header's value, a header whose name contains `token`, the
 /// credential after `Bearer` in any header value, an `access_token` query value, a
 /// `password` form field, a JSON `"password"` value at the top of any JSON document, and in
-/// free text a URL's user info and a `"password": "…"` pair.
+/// free text a URL's user info and a `"password": "…"` pair; and the secret in published
+/// shapes (a GitHub, Slack, Stripe, AWS or Google key, a JWT, a Telegram bot token, a PEM private
+/// key) in headers, queries, paths, forms, JSON, multipart fields and free text, whatever their
+/// name (`RedactionChecks+Shapes.swift`).
 /// Invariants:
 /// - it never crashes;
 /// - a secret header's value is exactly the mark;
@@ -57,6 +60,7 @@ enum RedactionChecks {
         broken += form(redaction, prefix: prefix, suffix: suffix)
         broken += freeText(redaction, prefix: prefix, suffix: suffix)
         broken += json(redaction, input: input)
+        broken += shapes(redaction, prefix: prefix, suffix: suffix)
         return broken
     }
 
@@ -64,7 +68,9 @@ enum RedactionChecks {
     static func bodyFits(_ body: String, limit: Int) -> [String] {
         guard !body.hasPrefix("<binary body: ") else { return [] }
         var shown = Substring(body)
-        if let note = body.range(of: "… (", options: .backwards), body.hasSuffix(" more bytes)") {
+        if let note = body.range(of: "… (", options: .backwards), body.hasSuffix(")"),
+            body[note.upperBound...].contains(" more bytes")
+        {
             shown = body[..<note.lowerBound]
         }
         return shown.utf8.count <= limit ? [] : ["a body limited to \(limit) bytes shows \(shown.utf8.count)"]

@@ -11,7 +11,8 @@ public struct HTTPLogRecord: Sendable {
     }
 
     /// One header as logged: the value is ``Redaction/mark`` when the name is secret, and is cut
-    /// to the middleware's header value limit (ending with `… (N more bytes)`) when longer.
+    /// to the middleware's header value limit (ending with `… (N more bytes; limit L)`) when
+    /// longer.
     public struct Field: Sendable, Equatable {
         /// The header's name.
         public let name: String
@@ -29,12 +30,36 @@ public struct HTTPLogRecord: Sendable {
         }
     }
 
+    /// The most bytes of each part a record shows, after redaction: a part that was longer ends
+    /// with a note `… (N more bytes; limit L)`.
+    public struct Limits: Sendable, Equatable {
+        /// The most bytes of the URL shown.
+        public let url: Int
+        /// The most bytes of each header value, and of the error description, shown.
+        public let headerValue: Int
+        /// The most bytes of each body shown.
+        public let body: Int
+
+        /// Creates a set of limits.
+        ///
+        /// - Parameters:
+        ///   - url: The most bytes of the URL shown.
+        ///   - headerValue: The most bytes of each header value and of the error description shown.
+        ///   - body: The most bytes of each body shown.
+        public init(url: Int, headerValue: Int, body: Int) {
+            self.url = url
+            self.headerValue = headerValue
+            self.body = body
+        }
+    }
+
     /// The level the record was made at; what the optional parts below hold depends on it.
     public let level: LogLevel
     /// The request's method.
     public let method: String
-    /// The request's URL, with user info and secret query values redacted, then cut to the
-    /// middleware's URL limit (ending with `… (N more bytes)`) when longer.
+    /// The request's URL, with user info, secret query values and secret path segments redacted,
+    /// then cut to the middleware's URL limit (ending with `… (N more bytes; limit L)`) when
+    /// longer.
     public let url: String
     /// The status, or the kind of error.
     public let outcome: Outcome
@@ -50,10 +75,13 @@ public struct HTTPLogRecord: Sendable {
     public let requestHeaders: [Field]
     /// Response headers, at ``LogLevel/headers`` and above; empty otherwise.
     public let responseHeaders: [Field]
-    /// The thrown error's description, redacted, at ``LogLevel/headers`` and above.
+    /// The thrown error's description, redacted and cut to the header value limit, at
+    /// ``LogLevel/headers`` and above.
     public let errorDescription: String?
     /// The request body, redacted and truncated, at ``LogLevel/body``.
     public let requestBody: String?
     /// The response body, redacted and truncated, at ``LogLevel/body``.
     public let responseBody: String?
+    /// The limits the URL, header values, error description and bodies were cut to.
+    public let limits: Limits
 }

@@ -39,7 +39,8 @@ extension LoggingMiddleware {
                 ? response.map {
                     redaction.body(
                         $0.data, contentType: $0.head.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit)
-                } : nil
+                } : nil,
+            limits: HTTPLogRecord.Limits(url: urlLimit, headerValue: headerValueLimit, body: bodyLimit)
         )
     }
 
@@ -69,9 +70,12 @@ extension LoggingMiddleware {
     }
 
     /// An error in words: a `URLError` by name, number and host (Foundation's own text is a
-    /// number on Linux and the whole URL on Darwin); any other error by its description, redacted.
+    /// number on Linux and the whole URL on Darwin); any other error by its description, redacted;
+    /// either cut to the header value limit.
     func describe(_ error: any Error) -> String {
-        if error is URLError { return ErrorWords.describe(error) }
-        return redaction.text(String(describing: error))
+        guard error is URLError else { return redaction.text(String(describing: error), limit: headerValueLimit) }
+        let words = ErrorWords.describe(error)
+        guard words.utf8.count > headerValueLimit else { return words }
+        return SafeCut.render(Array(words.utf8), limit: headerValueLimit, unscanned: 0)
     }
 }

@@ -19,15 +19,17 @@ public import FoundationNetworking
 /// //   > User-Agent: Shelf/2.3
 /// ```
 ///
-/// Redaction is deny-by-default (see ``Redaction``): secret headers, secret query values, URL
-/// user info, secret JSON and form fields in bodies, and URLs inside error descriptions never
-/// reach the sink. Logging never changes the request, the response or the error the caller sees,
+/// Redaction is deny-by-default (see ``Redaction``): secrets named as such (headers, query items,
+/// JSON, form and multipart fields, judged by their words), secrets recognisable by their shape
+/// (tokens with published prefixes, JWTs, private keys, random-looking tokens) wherever they
+/// appear, URL user info, and secrets in error descriptions never reach the sink. Logging never changes the request, the response or the error the caller sees,
 /// and a sink that throws never fails the request. At ``LogLevel/none`` nothing is recorded or
 /// formatted; at ``LogLevel/basic`` no header or body is looked at.
 ///
-/// A record stays small whatever the exchange: the URL, each header value and each body are cut
-/// to their limits (4 KiB, 1 KiB and 4 KiB by default), always after redaction and on a
-/// character boundary, and a cut part ends with a note `… (N more bytes)`.
+/// A record stays small whatever the exchange: the URL, each header value (and the error
+/// description) and each body are cut to their limits (4 KiB, 1 KiB and 4 KiB by default), always
+/// after redaction and on a character boundary; a cut part ends with a note
+/// `… (N more bytes; limit L)`, and the record carries its ``HTTPLogRecord/limits``.
 ///
 /// The duration is measured on a monotonic clock; the attempt number is the one a retrying layer
 /// outside set in `HTTPAttempt`.
@@ -57,8 +59,8 @@ public struct LoggingMiddleware: HTTPMiddleware {
     ///   - redaction: What to hide; ``Redaction/default`` hides every built-in kind of secret.
     ///   - bodyLimit: The most bytes of each body shown at ``LogLevel/body``, after redaction.
     ///   - urlLimit: The most bytes of the URL shown, after redaction; 4,096 by default.
-    ///   - headerValueLimit: The most bytes of each header value shown at ``LogLevel/headers``,
-    ///     after redaction; 1,024 by default.
+    ///   - headerValueLimit: The most bytes of each header value (and of the error description)
+    ///     shown at ``LogLevel/headers``, after redaction; 1,024 by default.
     public init(
         level: LogLevel = .basic,
         sink: some HTTPLogSink,
@@ -82,7 +84,8 @@ public struct LoggingMiddleware: HTTPMiddleware {
     ///   - redaction: What to hide.
     ///   - bodyLimit: The most bytes of each body shown at ``LogLevel/body``.
     ///   - urlLimit: The most bytes of the URL shown.
-    ///   - headerValueLimit: The most bytes of each header value shown.
+    ///   - headerValueLimit: The most bytes of each header value, and of the error description,
+    ///     shown.
     ///   - write: Called with each record.
     public init(
         level: LogLevel = .basic,

@@ -28,6 +28,13 @@ enum ASCII {
     static let leftBracket = UInt8(ascii: "[")
     static let rightBracket = UInt8(ascii: "]")
 
+    /// A string's UTF-8 bytes (at most `limit` of them), copied in one go: `Array(text.utf8)`
+    /// walks the view byte by byte.
+    static func bytes(of text: String, upTo limit: Int = .max) -> [UInt8] {
+        var text = text
+        return text.withUTF8 { Array($0.prefix(limit)) }
+    }
+
     static func isSpaceOrTab(_ byte: UInt8) -> Bool {
         byte == space || byte == tab
     }

@@ -7,23 +7,28 @@ extension Redaction {
 
     /// A body as it should appear in the log.
     ///
-    /// - JSON (a JSON content type, or none and a body starting with `{` or `[`): the value of
-    ///   every secret field is replaced by the mark at any depth, even when it is an object or
-    ///   an array; string values are redacted as free text (a URL with a token inside a string is
-    ///   caught too); the result is re-serialised with sorted keys. A body that says it is JSON
-    ///   but does not parse falls back to the free-text rules.
+    /// - JSON (a JSON content type — `…/json`, `…+json`, JSON lines — or none and a body starting
+    ///   with `{` or `[`): read in one streaming pass at any size, keys with their escapes decoded
+    ///   (`"p\u0061ssword"`); the value of every secret key is replaced by `"<redacted>"` at any
+    ///   depth, even when it is an object or an array; every other string is redacted as free text
+    ///   (a URL with a token, a shaped credential); layout and key order are kept. Text that stops
+    ///   being JSON falls to the free-text rules from there on.
     /// - Form-encoded (`application/x-www-form-urlencoded`): secret fields' values replaced, as in
-    ///   a query.
+    ///   a query, and values that hold a shaped credential too.
+    /// - Multipart with a `boundary` (`multipart/form-data`, `multipart/mixed`): each part's
+    ///   headers redacted as header values; a file or binary part summarised as
+    ///   `<binary part: 2048 bytes, image/png>`; a secret field (`name="password"`) replaced by the
+    ///   mark; any other part redacted as a body of its own type.
     /// - Other UTF-8 text: the free-text rules of ``text(_:)``.
     /// - Binary (not UTF-8, containing NUL bytes, or a non-text content type such as `image/*`,
-    ///   `audio/*`, `video/*`, `multipart/*` or `application/octet-stream`): a summary such as
-    ///   `<binary body: 2048 bytes, image/png>`, never the bytes.
+    ///   `audio/*`, `video/*` or `application/octet-stream`, or multipart without a boundary): a
+    ///   summary such as `<binary body: 2048 bytes, image/png>`, never the bytes.
     ///
-    /// Only the first `4 × limit` bytes (at most 4 MiB, or `limit` if larger) are scanned, cut at
-    /// whitespace or a quote so that no run of text is cut in two and no fragment of a secret
-    /// survives the cut (a run longer than that is left out whole). The result is then
-    /// truncated to `limit` bytes, after redaction, on a character boundary, followed by a note
-    /// `… (N more bytes)`.
+    /// Only the first `4 × limit` bytes (at most 4 MiB, or `limit` if larger; multipart parts are
+    /// found across the first 4 MiB) are scanned, cut at whitespace or a quote so that no run of
+    /// text is cut in two and no fragment of a secret survives the cut (a run longer than that is
+    /// left out whole). The result is then truncated to `limit` bytes, after redaction, on a
+    /// character boundary, followed by a note `… (N more bytes; limit L)`.
     ///
     /// - Parameters:
     ///   - data: The body bytes.
@@ -34,6 +39,16 @@ extension Redaction {
         guard !data.isEmpty else { return "" }
         let limit = max(0, limit)
         let mediaType = Self.mediaType(contentType)
+        if let mediaType, mediaType.hasPrefix("multipart/") {
+            // Parts are found across the whole body (up to the ceiling), each part's text cut to
+            // the limit; the cut falls where no run of text is split.
+            let head = Array(data.prefix(Self.bodyScanCeiling + 1))
+            let kept = SafeCut.scanPrefix(head[...], cap: Self.bodyScanCeiling)
+            if let parts = redactMultipart(kept, contentType: contentType, limit: limit, depth: 0) {
+                return SafeCut.render(parts, limit: limit, unscanned: data.count - kept.count)
+            }
+            return Self.binarySummary(count: data.count, mediaType: mediaType)
+        }
         if let mediaType, Self.isBinaryType(mediaType) {
             return Self.binarySummary(count: data.count, mediaType: mediaType)
         }
@@ -44,8 +59,8 @@ extension Redaction {
             return Self.binarySummary(count: data.count, mediaType: mediaType)
         }
         let unscanned = data.count - kept.count
-        if data.count <= cap, Self.isJSON(mediaType: mediaType, bytes: kept), let json = redactJSON(data) {
-            return SafeCut.render(json, limit: limit, unscanned: 0)
+        if Self.isJSON(mediaType: mediaType, bytes: kept) {
+            return SafeCut.render(redactJSON(kept), limit: limit, unscanned: unscanned)
         }
         if mediaType == "application/x-www-form-urlencoded" {
             var form: [UInt8] = []
@@ -100,69 +115,11 @@ extension Redaction {
     /// Whether a body is to be read as JSON: its type says so, or it has no type and looks like a
     /// JSON object or array.
     static func isJSON(mediaType: String?, bytes: ArraySlice<UInt8>) -> Bool {
-        if let mediaType { return mediaType.hasSuffix("/json") || mediaType.hasSuffix("+json") }
+        if let mediaType {
+            return mediaType.hasSuffix("/json") || mediaType.hasSuffix("+json") || mediaType.hasSuffix("ndjson")
+                || mediaType.hasSuffix("/jsonl") || mediaType.hasSuffix("/json-seq")
+        }
         let first = bytes.first { !ASCII.isWhitespace($0) }
         return first == ASCII.leftBrace || first == ASCII.leftBracket
-    }
-
-    /// The deepest JSON nesting parsed; deeper documents go to the free-text rules, so neither
-    /// the parser nor the redaction can run out of stack.
-    static let jsonNestingLimit = 128
-
-    /// Parses, redacts and re-serialises a JSON body.
-    ///
-    /// - Returns: The redacted JSON with sorted keys, or `nil` when the body does not parse (or
-    ///   is nested too deeply).
-    func redactJSON(_ data: Data) -> [UInt8]? {
-        guard Self.nesting(of: data) <= Self.jsonNestingLimit,
-            let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-            let redacted = try? JSONSerialization.data(
-                withJSONObject: redactJSONValue(value),
-                options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
-            )
-        else { return nil }
-        return Array(redacted)
-    }
-
-    /// A JSON value with every secret field's value replaced by the mark.
-    private func redactJSONValue(_ value: Any) -> Any {
-        if let object = value as? [String: Any] {
-            var result: [String: Any] = [:]
-            for (key, inner) in object {
-                let (name, settled) = RedactionNames.decodedName(Array(key.utf8)[...], plusIsSpace: false)
-                result[key] = !settled || isSecretBodyField(name) ? Self.mark : redactJSONValue(inner)
-            }
-            return result
-        }
-        if let array = value as? [Any] { return array.map(redactJSONValue) }
-        if let string = value as? String { return text(string) }
-        return value
-    }
-
-    /// The deepest bracket nesting in a JSON text (brackets inside strings ignored).
-    static func nesting(of data: Data) -> Int {
-        var deepest = 0
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in data {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == ASCII.backslash {
-                    escaped = true
-                } else if byte == ASCII.quote {
-                    inString = false
-                }
-            } else if byte == ASCII.quote {
-                inString = true
-            } else if byte == ASCII.leftBrace || byte == ASCII.leftBracket {
-                depth += 1
-                deepest = max(deepest, depth)
-            } else if byte == ASCII.rightBrace || byte == ASCII.rightBracket {
-                depth -= 1
-            }
-        }
-        return deepest
     }
 }

@@ -35,15 +35,26 @@ extension Redaction {
 
     private func appendItem(_ item: ArraySlice<UInt8>, field: FieldKind, depth: Int, to output: inout [UInt8]) {
         guard let equals = item.firstIndex(of: ASCII.equals) else {
-            output.append(contentsOf: item)
+            // A bare item (`?ghp_…`) is judged by its shape alone.
+            output.append(contentsOf: hasShapedSecret(decodedValue(item), entropy: true) ? Self.markBytes : Array(item))
             return
         }
         let rawName = item[..<equals]
         let value = item[(equals + 1)...]
-        output.append(contentsOf: item[...equals])
+        if rawName.count >= min(SecretShapes.shortestShape, shortestTokenRule),
+            hasShapedSecret(decodedValue(rawName), entropy: false)
+        {
+            // A name that is itself a credential (`?ghp_…=1`) is hidden; its value is judged below.
+            output.append(contentsOf: Self.markBytes)
+            output.append(ASCII.equals)
+        } else {
+            output.append(contentsOf: item[...equals])
+        }
         guard !value.isEmpty else { return }
         let (name, settled) = RedactionNames.decodedName(rawName, plusIsSpace: true)
-        let allowed = field == .query && RedactionNames.anyPart(of: name, in: allowedQueryItems)
+        let allowed =
+            field == .query && box.hasQueryNames
+            && RedactionNames.anyPart(of: RedactionNames.normalized(name), in: allowedQueryItems)
         if allowed {
             output.append(contentsOf: value)
             return
@@ -53,11 +64,28 @@ extension Redaction {
             case .query: isSecretQueryName(name)
             case .form: isSecretBodyField(name)
             }
-        if !settled || secret || valueHidesSecret(value, depth: depth) {
+        let mayBeShaped = value.count >= min(SecretShapes.shortestShape, shortestTokenRule)
+        if !settled || secret || valueHidesSecret(value, depth: depth)
+            || (mayBeShaped && valueHasShapedSecret(value, name: name))
+        {
             output.append(contentsOf: Self.markBytes)
         } else {
             output.append(contentsOf: value)
         }
+    }
+
+    /// Whether a value, decoded, holds a shaped secret; random-looking values count unless the
+    /// name says they are identifiers.
+    func valueHasShapedSecret(_ value: ArraySlice<UInt8>, name: ArraySlice<UInt8>) -> Bool {
+        guard value.count >= min(SecretShapes.shortestShape, shortestTokenRule) else { return false }
+        let entropy = !name.withUnsafeBufferPointer(RedactionLexicon.namesIdentifier)
+        return hasShapedSecret(decodedValue(value), entropy: entropy)
+    }
+
+    /// A value percent-decoded (with `+` as a space) until it settles.
+    func decodedValue(_ value: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard value.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return value }
+        return PercentDecoding.decodeRepeatedly(value, plusIsSpace: true).0[...]
     }
 
     /// Whether an encoded value, once decoded, carries a secret the free-text rules would hide:

@@ -1,35 +1,6 @@
-/// The built-in secret names and the name normalisation shared by every redaction rule.
+/// Name normalisation and decoding shared by every redaction rule; the built-in secret names are
+/// judged by their words (``RedactionLexicon``).
 enum RedactionNames {
-    /// Header names that are secret whatever the options.
-    static let exactHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
-
-    /// A header name containing any of these is secret.
-    static let headerFragments: [String] = [
-        "token", "secret", "key", "password", "passwd", "session", "signature", "credential", "auth",
-    ]
-
-    /// Query item and body field names that are secret whatever the options.
-    ///
-    /// The brief's list, plus the secret header names (`authorization`, `proxy-authorization`,
-    /// `cookie`, `set-cookie`) and `cookies`, which carry credentials wherever they appear: echo
-    /// services and debug endpoints return them as JSON keys (httpbin's `/cookies` answers
-    /// `{"cookies": {"sid": "…"}}`, its `/response-headers` `{"Set-Cookie": "…"}`).
-    static let exactFields: Set<String> = [
-        "access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "key",
-        "client_secret", "password", "code", "signature", "sig", "x-amz-signature",
-        "x-amz-credential", "x-amz-security-token", "auth", "session", "authorization",
-        "proxy-authorization", "cookie", "cookies", "set-cookie",
-    ]
-
-    /// A query item or body field name containing any of these is secret.
-    ///
-    /// The brief's list, plus `passwd`, `api-key` and `private_key`, common spellings the list
-    /// would otherwise let through.
-    static let fieldFragments: [String] = [
-        "token", "secret", "password", "signature", "credential", "session", "apikey", "api_key",
-        "passwd", "api-key", "private_key",
-    ]
-
     /// Foundation's error user-info keys whose values are URLs: shown in free text, because the
     /// URL after them is redacted by the URL rules, and it is what makes an error useful.
     /// (`…URLKey` would otherwise count as secret, as it contains `key`.)
@@ -40,7 +11,7 @@ enum RedactionNames {
 
     /// A user-supplied name as stored in the options: trimmed and lowercased.
     static func normalized(_ name: String) -> String {
-        normalized(Array(name.utf8)[...])
+        normalized(ASCII.bytes(of: name)[...])
     }
 
     /// Name bytes as compared: without leading and trailing whitespace and control bytes, and
@@ -62,18 +33,20 @@ enum RedactionNames {
         byte <= 0x20 || byte == 0x7F
     }
 
-    /// Whether a normalised header name is secret under the built-in rules.
-    static func isBuiltInSecretHeader(_ normalized: String) -> Bool {
-        exactHeaders.contains(normalized) || contains(normalized, anyOf: headerFragmentBytes)
+    /// Whether a name (decoded, in its original case) is secret under the built-in words.
+    static func isBuiltInSecret(_ name: ArraySlice<UInt8>) -> Bool {
+        name.withUnsafeBufferPointer(RedactionLexicon.isSecret)
     }
 
-    /// Whether a normalised field name is secret under the built-in query/body rules.
-    ///
-    /// Besides the whole name, the parts of a bracketed name (`user[password]`, `key[]`) are
-    /// checked against the exact list.
-    static func isBuiltInSecretField(_ normalized: String) -> Bool {
-        if contains(normalized, anyOf: fieldFragmentBytes) { return true }
-        return anyPart(of: normalized, in: exactFields)
+    /// Whether a name is secret under the built-in words.
+    static func isBuiltInSecret(_ name: String) -> Bool {
+        judge(name).isSecret
+    }
+
+    /// What a name says under the built-in words.
+    static func judge(_ name: String) -> RedactionLexicon.Verdict {
+        var name = name
+        return name.withUTF8(RedactionLexicon.judge)
     }
 
     /// Whether any of a name's parts (the whole name, the base before `[`, each bracketed part)
@@ -86,70 +59,77 @@ enum RedactionNames {
             .contains { set.contains(Self.normalized(Array($0)[...])) }
     }
 
-    static let headerFragmentBytes = headerFragments.map { Array($0.utf8) }
-    static let fieldFragmentBytes = fieldFragments.map { Array($0.utf8) }
-
-    /// Whether `name` contains any of the fragments (plain byte search: names are short).
-    static func contains(_ name: String, anyOf fragments: [[UInt8]]) -> Bool {
-        var name = name
-        return name.withUTF8 { haystack in
-            fragments.contains { needle in
-                guard needle.count <= haystack.count, let first = needle.first else { return false }
-                var start = 0
-                while start + needle.count <= haystack.count {
-                    if haystack[start] == first, haystack[start..<start + needle.count].elementsEqual(needle) {
-                        return true
-                    }
-                    start += 1
-                }
-                return false
-            }
-        }
-    }
-
-    /// Decodes a percent-encoded name until it stops changing (at most four rounds) and
-    /// normalises it.
+    /// Decodes a percent-encoded name until it stops changing (at most four rounds).
     ///
     /// - Parameters:
     ///   - bytes: The name as it appears on the wire.
     ///   - plusIsSpace: Whether `+` means a space (form encoding).
-    /// - Returns: The normalised name, and whether decoding settled; a name that would still
-    ///   change after four rounds is not settled, and callers treat it as secret.
-    static func decodedName(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> (name: String, settled: Bool) {
+    /// - Returns: The decoded name, in its original case, and whether decoding settled; a name
+    ///   that would still change after four rounds is not settled, and callers treat it as secret.
+    static func decodedName(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> (name: ArraySlice<UInt8>, settled: Bool) {
         guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return (normalized(bytes), true)
+            return (bytes, true)
         }
         let (decoded, settled) = PercentDecoding.decodeRepeatedly(bytes, plusIsSpace: plusIsSpace)
-        return (normalized(decoded[...]), settled)
+        return (decoded[...], settled)
     }
 }
 
 extension Redaction {
-    /// Whether a decoded, normalised query item name is secret in a URL.
-    func isSecretQueryName(_ normalized: String) -> Bool {
-        if RedactionNames.anyPart(of: normalized, in: allowedQueryItems) { return false }
-        return RedactionNames.anyPart(of: normalized, in: extraQueryItems)
-            || RedactionNames.isBuiltInSecretField(normalized)
+    /// Whether a decoded query item name is secret in a URL.
+    func isSecretQueryName(_ name: ArraySlice<UInt8>) -> Bool {
+        if box.hasQueryNames {
+            let normalized = RedactionNames.normalized(name)
+            if RedactionNames.anyPart(of: normalized, in: allowedQueryItems) { return false }
+            if RedactionNames.anyPart(of: normalized, in: extraQueryItems) { return true }
+        }
+        return RedactionNames.isBuiltInSecret(name)
     }
 
-    /// Whether a decoded, normalised JSON or form field name is secret in a body.
-    func isSecretBodyField(_ normalized: String) -> Bool {
-        RedactionNames.isBuiltInSecretField(normalized)
-            || RedactionNames.anyPart(of: normalized, in: extraBodyFields)
+    /// Whether a decoded JSON or form field name is secret in a body.
+    func isSecretBodyField(_ name: ArraySlice<UInt8>) -> Bool {
+        if RedactionNames.isBuiltInSecret(name) { return true }
+        guard box.hasBodyNames else { return false }
+        let normalized = RedactionNames.normalized(name)
+        return RedactionNames.anyPart(of: normalized, in: extraBodyFields)
             || RedactionNames.anyPart(of: normalized, in: extraQueryItems)
     }
 
-    /// Whether a normalised header name is secret under these options.
-    func isSecretHeader(normalized: String) -> Bool {
-        if allowedHeaders.contains(normalized) { return false }
-        return extraHeaders.contains(normalized) || RedactionNames.isBuiltInSecretHeader(normalized)
+    /// What a header name says under these options: whether it is secret, and whether it names
+    /// an identifier.
+    func judgeHeader(_ name: String) -> RedactionLexicon.Verdict {
+        var verdict = RedactionNames.judge(name)
+        if box.hasHeaderNames {
+            let normalized = RedactionNames.normalized(name)
+            if allowedHeaders.contains(normalized) {
+                verdict.isSecret = false
+            } else if extraHeaders.contains(normalized) {
+                verdict.isSecret = true
+            }
+        }
+        return verdict
+    }
+
+    /// Whether a header name is secret under these options.
+    func isSecretHeaderName(_ name: String) -> Bool {
+        if box.hasHeaderNames {
+            let normalized = RedactionNames.normalized(name)
+            if allowedHeaders.contains(normalized) { return false }
+            if extraHeaders.contains(normalized) { return true }
+        }
+        return RedactionNames.isBuiltInSecret(name)
     }
 
     /// Whether a name found in free text (`name=value`, `"name": value`, `name: value`) is
-    /// secret: under the body-field rules or the header rules.
-    func isSecretTextName(_ normalized: String) -> Bool {
-        if RedactionNames.textExemptNames.contains(normalized) { return false }
-        return isSecretBodyField(normalized) || isSecretHeader(normalized: normalized)
+    /// secret: under the built-in words, or added as a body field, query item or header name.
+    func isSecretTextName(_ name: ArraySlice<UInt8>) -> Bool {
+        if RedactionNames.isBuiltInSecret(name) {
+            return !RedactionNames.textExemptNames.contains(RedactionNames.normalized(name))
+        }
+        guard box.hasBodyNames || box.hasHeaderNames else { return false }
+        let normalized = RedactionNames.normalized(name)
+        return RedactionNames.anyPart(of: normalized, in: extraBodyFields)
+            || RedactionNames.anyPart(of: normalized, in: extraQueryItems) || extraHeaders.contains(normalized)
     }
 }
 

@@ -71,16 +71,18 @@ enum SafeCut {
         ASCII.isWhitespace(byte) || byte == ASCII.quote || byte == ASCII.apostrophe
     }
 
-    /// Renders redacted bytes cut to `limit` bytes, with a note of how much was left out.
+    /// Renders redacted bytes cut to `limit` bytes, with a note of how much was left out and of
+    /// the limit that cut it.
     ///
     /// The cut falls on a character boundary, and never inside a ``Redaction/mark`` (a cut mark
     /// would still hide everything, but it would look like data).
     ///
     /// - Parameters:
     ///   - redacted: The redacted text.
-    ///   - limit: The most bytes of text to show.
+    ///   - limit: The most bytes of text to show; `Int.max` for none (then only the scan limit
+    ///     cuts, and the note names no limit).
     ///   - unscanned: Bytes of the original input that were never scanned (and are not shown).
-    /// - Returns: The text, or its prefix followed by `… (N more bytes)`.
+    /// - Returns: The text, or its prefix followed by `… (N more bytes; limit L)`.
     static func render(_ redacted: [UInt8], limit: Int, unscanned: Int) -> String {
         let limit = max(0, limit)
         guard redacted.count > limit || unscanned > 0 else { return String(decoding: redacted, as: UTF8.self) }
@@ -96,7 +98,12 @@ enum SafeCut {
         }
         let text = characterPrefix(redacted, upTo: cut)
         let more = redacted.count - text.utf8.count + unscanned
-        return text + "… (\(more) more bytes)"
+        return text + note(more: more, limit: limit)
+    }
+
+    /// `… (N more bytes; limit L)`, or without the limit when there is none.
+    static func note(more: Int, limit: Int) -> String {
+        limit == .max ? "… (\(more) more bytes)" : "… (\(more) more bytes; limit \(limit))"
     }
 
     /// The longest prefix of at most `cut` bytes that ends on a `Character` boundary (or, inside

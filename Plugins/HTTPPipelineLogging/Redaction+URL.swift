@@ -14,7 +14,7 @@ extension Redaction {
     /// - Parameter url: The URL as sent.
     /// - Returns: The URL's absolute string with its secrets replaced by ``mark``.
     public func url(_ url: URL) -> String {
-        String(decoding: redactURL(Array(url.absoluteString.utf8)[...], depth: 0), as: UTF8.self)
+        String(decoding: redactURL(ASCII.bytes(of: url.absoluteString)[...], depth: 0), as: UTF8.self)
     }
 
     /// The URL to log, redacted as by ``url(_:)`` and only then cut to at most `limit` bytes, on
@@ -30,12 +30,12 @@ extension Redaction {
         let limit = max(0, limit)
         let text = url.absoluteString
         let cap = Self.scanCap(limit: limit)
-        let head = Array(text.utf8.prefix(cap + 1))
+        let head = ASCII.bytes(of: text, upTo: cap + 1)
         if let kept = SafeCut.urlScanPrefix(head[...], cap: cap) {
             let unscanned = text.utf8.count - kept.count
             return SafeCut.render(redactURL(kept, depth: 0), limit: limit, unscanned: unscanned)
         }
-        return SafeCut.render(redactURL(Array(text.utf8)[...], depth: 0), limit: limit, unscanned: 0)
+        return SafeCut.render(redactURL(ASCII.bytes(of: text)[...], depth: 0), limit: limit, unscanned: 0)
     }
 
     /// A URL given as text, such as one found inside an error description, redacted as by
@@ -48,7 +48,7 @@ extension Redaction {
     /// - Parameter text: The URL text, in any encoding state.
     /// - Returns: The text with its secrets replaced by ``mark``.
     public func urlString(_ text: String) -> String {
-        let bytes = Array(text.utf8)
+        let bytes = ASCII.bytes(of: text)
         guard Self.looksLikeURL(bytes) else { return self.text(text) }
         return String(decoding: redactURL(bytes[...], depth: 0), as: UTF8.self)
     }
@@ -80,24 +80,34 @@ extension Redaction {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = bytes.startIndex
+        var host: ArraySlice<UInt8> = []
         if let colon = Self.schemeColon(bytes) {
             guard bytes[(colon + 1)...].starts(with: "//".utf8) else {
                 // An opaque URL (`mailto:`, `token:abc`): no structure to rely on.
                 return redactText(bytes, depth: depth)
             }
             output.append(contentsOf: bytes[...(colon + 2)])
-            index = colon + 3
-            index = appendAuthority(bytes, from: index, to: &output)
+            let authority = colon + 3
+            index = appendCheckedAuthority(bytes, from: authority, to: &output)
+            host = Self.host(of: bytes[authority..<index])
         } else if bytes.starts(with: "//".utf8) {
             output.append(contentsOf: "//".utf8)
-            index = appendAuthority(bytes, from: bytes.startIndex + 2, to: &output)
+            let authority = bytes.startIndex + 2
+            index = appendCheckedAuthority(bytes, from: authority, to: &output)
+            host = Self.host(of: bytes[authority..<index])
         }
         let rest = bytes[index...]
         let queryStart = rest.firstIndex { $0 == ASCII.question || $0 == ASCII.hash } ?? rest.endIndex
-        // Path: each segment may carry `;name=value` parameters.
+        // Path: each segment may be a secret of its own, or carry `;name=value` parameters.
+        var path = PathSecrets(host: host)
         var segmentStart = index
         for position in index...queryStart where position == queryStart || bytes[position] == ASCII.slash {
-            appendPairs(bytes[segmentStart..<position], field: .query, depth: depth, to: &output)
+            let segment = bytes[segmentStart..<position]
+            if path.hides(segment, redaction: self) {
+                output.append(contentsOf: Self.markBytes)
+            } else {
+                appendPairs(segment, field: .query, depth: depth, to: &output)
+            }
             if position < queryStart { output.append(ASCII.slash) }
             segmentStart = position + 1
         }
@@ -115,6 +125,46 @@ extension Redaction {
         output.append(ASCII.hash)
         appendPairs(bytes[(fragmentStart + 1)...], field: .query, depth: depth, to: &output)
         return output
+    }
+
+    /// The host of an authority: after any user info, before any port.
+    static func host(of authority: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var host = authority
+        if let at = host.lastIndex(of: ASCII.at) { host = host[(at + 1)...] }
+        if host.first == ASCII.leftBracket { return host }
+        if let colon = host.firstIndex(of: ASCII.colon) { host = host[..<colon] }
+        return host
+    }
+
+    /// Appends the authority starting at `start` with its user info redacted, or the mark alone
+    /// when its host is a shaped credential (text such as `x://xoxb-…//host/` reads as a URL
+    /// whose host is the token).
+    ///
+    /// - Returns: Where the authority ends.
+    private func appendCheckedAuthority(_ bytes: ArraySlice<UInt8>, from start: Int, to output: inout [UInt8]) -> Int {
+        let before = output.count
+        let end = appendAuthority(bytes, from: start, to: &output)
+        let host = Self.host(of: bytes[start..<end])
+        // Every built-in shape needs a run of 10 characters without a dot (`api.example.com` has
+        // none); a rule of the user's may need fewer.
+        if host.count >= min(SecretShapes.shortestShape, shortestTokenRule),
+            Self.hasLabel(host, atLeast: min(10, shortestTokenRule)),
+            hasShapedSecret(host, entropy: false)
+        {
+            output.removeSubrange(before...)
+            output.append(contentsOf: Self.markBytes)
+        }
+        return end
+    }
+
+    /// Whether a host has a label (between dots) of at least `length` characters.
+    static func hasLabel(_ host: ArraySlice<UInt8>, atLeast length: Int) -> Bool {
+        var run = 0
+        for byte in host {
+            run = byte == UInt8(ascii: ".") ? 0 : run + 1
+            if run >= length { return true }
+        }
+        return false
     }
 
     /// Appends the authority starting at `start` with its user info redacted.

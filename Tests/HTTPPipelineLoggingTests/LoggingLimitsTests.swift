@@ -33,10 +33,10 @@ import FoundationNetworking
         let url = try #require(URL(string: address))
         let sink = try await log(URLRequest(url: url))
         let record = try #require(sink.records.first)
-        #expect(record.url.utf8.count <= 4_096 + 32, "the URL in the record: \(record.url.utf8.count) bytes")
+        #expect(record.url.utf8.count <= 4_096 + 48, "the URL in the record: \(record.url.utf8.count) bytes")
         #expect(
             record.url.hasPrefix("https://<redacted>:<redacted>@api.example.invalid/search?access_token=<redacted>"))
-        #expect(record.url.hasSuffix(" more bytes)"), "the cut is noted: \(record.url.suffix(40))")
+        #expect(record.url.hasSuffix("; limit 4096)"), "the cut is noted: \(record.url.suffix(40))")
         #expect(sink.text.utf8.count < 8_192, "the whole record: \(sink.text.utf8.count) bytes")
         #expect(!sink.text.contains("tok-SECRET") && !sink.text.contains("hunter2"))
     }
@@ -53,8 +53,8 @@ import FoundationNetworking
         let huge = try #require(record.requestHeaders.first { $0.name == "X-Huge" })
         let echo = try #require(record.responseHeaders.first { $0.name == "X-Echo" })
         for field in [huge, echo] {
-            #expect(field.value.utf8.count <= 1_024 + 32, "\(field.name): \(field.value.utf8.count) bytes")
-            #expect(field.value.hasSuffix(" more bytes)"), "the cut is noted: \(field.value.suffix(40))")
+            #expect(field.value.utf8.count <= 1_024 + 48, "\(field.name): \(field.value.utf8.count) bytes")
+            #expect(field.value.hasSuffix("; limit 1024)"), "the cut is noted: \(field.value.suffix(40))")
         }
         #expect(sink.text.utf8.count < 8_192, "the whole record: \(sink.text.utf8.count) bytes")
         #expect(!sink.text.contains("tok-SECRET"))
@@ -91,7 +91,7 @@ import FoundationNetworking
         let sink = try await log(URLRequest(url: url)) { LoggingMiddleware(level: .basic, sink: $0, urlLimit: 200) }
         let shown = try #require(sink.records.first).url
         #expect(!Self.leaks(shown), "shift \(shift): \(shown)")
-        #expect(shown.hasSuffix(" more bytes)"))
+        #expect(shown.hasSuffix(" more bytes; limit 200)"))
         if let note = shown.range(of: "… (", options: .backwards) {
             #expect(shown[..<note.lowerBound].utf8.count <= 200, "shift \(shift): \(shown)")
         }
@@ -106,14 +106,14 @@ import FoundationNetworking
         let record = try #require(sink.records.first)
         let shown = try #require(record.requestHeaders.first { $0.name == "X-Note" }).value
         #expect(!Self.leaks(shown), "shift \(shift): \(shown)")
-        #expect(shown.hasSuffix(" more bytes)"))
+        #expect(shown.hasSuffix(" more bytes; limit 200)"))
     }
 
     @Test("A URL longer than its limit is cut on a character boundary with a note of what was left out")
     func urlLimitIsConfigurable() async throws {
         let long = try #require(URL(string: "https://h.example/" + String(repeating: "a", count: 100)))
         let cut = try await log(URLRequest(url: long)) { LoggingMiddleware(level: .basic, sink: $0, urlLimit: 30) }
-        #expect(cut.records.first?.url == "https://h.example/aaaaaaaaaaaa… (88 more bytes)")
+        #expect(cut.records.first?.url == "https://h.example/aaaaaaaaaaaa… (88 more bytes; limit 30)")
         let accented = try #require(URL(string: "https://h.example/%C3%A9?q=" + String(repeating: "é", count: 20)))
         let short = try await log(URLRequest(url: accented)) { LoggingMiddleware(level: .basic, sink: $0) }
         #expect(short.records.first?.url == accented.absoluteString, "a URL within its limit is untouched")
@@ -133,9 +133,42 @@ import FoundationNetworking
         }
         let fields = try #require(sink.records.first).requestHeaders
         let value = { (name: String) in fields.first { $0.name == name }?.value }
-        #expect(value("X-Api-Key") == String(repeating: "k", count: 20) + "… (1980 more bytes)")
+        #expect(value("X-Api-Key") == String(repeating: "k", count: 20) + "… (1980 more bytes; limit 20)")
         #expect(value("Authorization") == Redaction.mark)
-        #expect(value("X-Note") == "token=<redacted> and… (10 more bytes)")
+        #expect(value("X-Note") == "token=<redacted> and… (10 more bytes; limit 20)")
         #expect(value("X-Short") == "short")
+    }
+
+    /// An error whose description is enormous, with a secret far into it.
+    struct VerboseError: Error, CustomStringConvertible {
+        var description: String {
+            "decoding failed at " + String(repeating: "items[0].name ", count: 20_000) + " token=tok-SECRET-E1"
+        }
+    }
+
+    @Test("An enormous error description is cut to the header value limit, and the note names the limit")
+    func errorDescriptionIsCut() async throws {
+        let request = URLRequest(url: try #require(URL(string: "https://h.example/")))
+        let sink = InMemoryLogSink()
+        let pipeline = Pipeline(transport: ScriptedTransport([.failure(VerboseError())])) {
+            LoggingMiddleware(level: .headers, sink: sink)
+        }
+        _ = try? await pipeline.send(request)
+        let record = try #require(sink.records.first)
+        let description = try #require(record.errorDescription)
+        #expect(description.utf8.count <= 1_024 + 48, "\(description.utf8.count) bytes")
+        #expect(description.hasSuffix("; limit 1024)"), "\(description.suffix(60))")
+        #expect(!description.contains("tok-SECRET"))
+    }
+
+    @Test("A record notes the limits its parts were cut to")
+    func recordNotesItsLimits() async throws {
+        let long = try #require(URL(string: "https://h.example/" + String(repeating: "a", count: 100)))
+        let sink = try await log(URLRequest(url: long)) {
+            LoggingMiddleware(level: .headers, sink: $0, bodyLimit: 77, urlLimit: 30, headerValueLimit: 55)
+        }
+        let record = try #require(sink.records.first)
+        #expect(record.url == "https://h.example/aaaaaaaaaaaa… (88 more bytes; limit 30)")
+        #expect(record.limits == HTTPLogRecord.Limits(url: 30, headerValue: 55, body: 77))
     }
 }

@@ -26,7 +26,7 @@ struct RedactionHeaderTests {
         "Header names containing a secret word are redacted",
         arguments: [
             "X-Api-Token", "X-Client-Secret", "X-Api-Key", "X-Password", "X-Passwd", "X-Session-Id",
-            "X-Signature", "X-Upstream-Credential", "X-Auth-User", "WWW-Authenticate", "x-amz-security-token",
+            "X-Signature", "X-Upstream-Credential", "X-Auth-User", "x-amz-security-token",
         ]
     )
     func headerNamesContainingSecretWordsAreRedacted(name: String) {
@@ -49,10 +49,10 @@ struct RedactionHeaderTests {
 
     @Test("Extra header names added by the user are redacted, case-insensitively")
     func userAddedHeaderNamesAreRedacted() {
-        let custom = redaction.redactingHeaders(["X-Tenant-Pin"])
-        #expect(custom.isSecretHeader("x-tenant-pin"))
-        #expect(custom.headerValue(name: "X-TENANT-PIN", value: "1234") == Redaction.mark)
-        #expect(!redaction.isSecretHeader("X-Tenant-Pin"))
+        let custom = redaction.redactingHeaders(["X-Tenant-Number"])
+        #expect(custom.isSecretHeader("x-tenant-number"))
+        #expect(custom.headerValue(name: "X-TENANT-NUMBER", value: "1234") == Redaction.mark)
+        #expect(!redaction.isSecretHeader("X-Tenant-Number"))
     }
 
     @Test(

@@ -167,4 +167,15 @@ struct RedactionTextTests {
         #expect(output.hasSuffix("more bytes)"))
         #expect(elapsed < .seconds(20))
     }
+
+    @Test("A URN's colons are not name: value pairs, so OAuth grant types stay visible")
+    func urnsAreNotPairs() {
+        let grant = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=Zq8XmR2v"
+        #expect(
+            redaction.body(Data(grant.utf8), contentType: "application/x-www-form-urlencoded", limit: 4096)
+                == "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=<redacted>")
+        #expect(
+            redaction.text("type urn:ietf:params:oauth:token-type:jwt, then token: abc")
+                == "type urn:ietf:params:oauth:token-type:jwt, then token: <redacted>")
+    }
 }
