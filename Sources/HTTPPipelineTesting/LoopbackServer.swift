@@ -156,6 +156,11 @@ public final class LoopbackServer: Sendable {
         core.state.withLock { $0.connectionsAccepted }
     }
 
+    /// How many connections are open right now: accepted and not yet closed.
+    package var openConnections: Int {
+        core.state.withLock { $0.openConnections.count }
+    }
+
     /// Stops accepting, closes every connection and waits for every thread the server started.
     ///
     /// It returns promptly whatever clients are doing: a connection that is silent, half sent,
