@@ -7,6 +7,8 @@ extension LoopbackServer.Response {
     /// Streamed bodies let a test check how a client copes with bytes that arrive over time:
     ///
     /// ```swift
+    /// let server = LoopbackServer()
+    /// let events = (1...5).map { Data("event \($0)\n".utf8) }
     /// // Five chunks, 20 ms apart, with Transfer-Encoding: chunked.
     /// server.route("GET", "/events", .init(body: .chunked(events, every: .milliseconds(20))))
     /// // A head promising 1000 bytes, then 10 of them, then the connection closes.

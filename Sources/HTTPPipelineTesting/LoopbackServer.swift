@@ -30,6 +30,9 @@ import HTTPPipeline
 ///   another connection. Connections are kept alive unless the client asks otherwise. When no
 ///   thread can be started for a connection (a process or user thread limit was reached), the
 ///   connection is closed at once, so its client sees a closed connection rather than a hang.
+/// - Sends a response body whole with `Content-Length`, or streamed: chunked, dripped a chunk at
+///   a time, cut short mid-body, or never-ending (see ``Response/Body``). A streamed body ends
+///   when its client goes away or the server stops.
 /// - Reads bodies framed by `Content-Length` or `Transfer-Encoding: chunked` (decoded), and
 ///   answers `100 Continue` to `Expect: 100-continue`.
 /// - Answers anything malformed or too large with `400 Bad Request` and closes the connection:

@@ -75,12 +75,14 @@ import FoundationNetworking
         let url = try #require(URL(string: server.baseURL.absoluteString + "/endless"))
 
         let call = Task { try await URLSessionTransport().send(URLRequest(url: url)) }
-        try await eventually { server.requests.count == 1 }
+        // Generous only for a busy machine, where the whole suite can hold the request back for
+        // seconds; this bounds how long the test may wait, it times nothing.
+        try await eventually(within: .seconds(10)) { server.requests.count == 1 }
         try await Task.sleep(for: .milliseconds(50))
         call.cancel()
 
         await #expect(throws: CancellationError.self) { try await call.value }
-        try await eventually { server.openConnections == 0 }
+        try await eventually(within: .seconds(5)) { server.openConnections == 0 }
         #expect(stopReturns(server, within: .seconds(1)), "stop() had not returned after 1 s")
     }
 
@@ -162,7 +164,7 @@ import FoundationNetworking
         try stalled.send("GET /stalled HTTP/1.1\r\nHost: x\r\n\r\n")
         let unread = try LoopbackRawClient(port: server.port)
         try unread.send("GET /endless HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await eventually { server.requests.count == 3 }
+        try await eventually(within: .seconds(10)) { server.requests.count == 3 }
         #expect(reading.isReadable(within: .seconds(1)), "the endless body streams")
 
         let stopped = stopReturns(server, within: .seconds(1))
