@@ -77,9 +77,29 @@ extension LoopbackServer.Core {
             }
             return false
         }
+        // The head never tells of a cut or an endless body: it reads as a complete response's.
         let keepAlive = parsed.keepAlive && !response.closesConnection
-        let bytes = response.serialized(omitBody: parsed.isHEAD, keepAlive: keepAlive)
-        guard LoopbackServer.POSIX.sendAll(fd, bytes) else { return false }
+        let delivery = LoopbackServer.Response.Delivery(response.content)
+        var bytes = response.serializedHead(framing: delivery.framing, keepAlive: keepAlive)
+        let sendsBody = response.statusHasBody && !parsed.isHEAD
+        if sendsBody, case .bytes(let body) = response.content {
+            // The common case: head and body in one write.
+            bytes += body
+            guard LoopbackServer.POSIX.sendAll(fd, bytes) else { return false }
+        } else {
+            guard LoopbackServer.POSIX.sendAll(fd, bytes) else { return false }
+            if sendsBody {
+                switch sendBody(delivery, on: fd, wakeFD: wakeFD) {
+                case .complete:
+                    break
+                case .cut:
+                    closeGracefully(fd, wakeFD: wakeFD)
+                    return false
+                case .ended:
+                    return false
+                }
+            }
+        }
         if !keepAlive {
             closeGracefully(fd, wakeFD: wakeFD)
         }
@@ -131,7 +151,7 @@ extension LoopbackServer.Core {
     /// Ends the connection after its last answer: sends FIN, then reads and discards whatever
     /// the client still sends until it closes too, the linger time (never longer than the idle
     /// timeout) passes or the server stops.
-    private func closeGracefully(_ fd: Int32, wakeFD: Int32) {
+    func closeGracefully(_ fd: Int32, wakeFD: Int32) {
         LoopbackServer.POSIX.shutdownWrite(fd)
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
         let clock = ContinuousClock()

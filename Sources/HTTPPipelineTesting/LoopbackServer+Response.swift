@@ -3,18 +3,29 @@ public import Foundation
 extension LoopbackServer {
     /// What the server sends back for a request: an HTTP response, or raw bytes.
     ///
-    /// The server adds `Content-Length` (unless ``headers`` already has one, or the status never
-    /// has a body: 1xx, 204, 304) and `Connection: keep-alive` or `Connection: close` (unless
-    /// ``headers`` already has a `Connection` field; a `close` there closes the connection after
-    /// the response). A `HEAD` request gets the same head without the body.
+    /// The server adds `Content-Length`, or `Transfer-Encoding: chunked` for a streamed
+    /// ``Body`` (unless ``headers`` already has a `Content-Length` or `Transfer-Encoding` field,
+    /// or the status never has a body: 1xx, 204, 304) and `Connection: keep-alive` or
+    /// `Connection: close` (unless ``headers`` already has a `Connection` field; a `close` there
+    /// closes the connection after the response). A `HEAD` request gets the same head without
+    /// the body.
     public struct Response: Sendable {
         /// The status code, e.g. `200`, sent with its standard reason phrase.
         public var status: Int
         /// The header fields, sent in this order; a name may appear more than once (e.g. two
         /// `Set-Cookie` fields).
         public var headers: [(name: String, value: String)]
-        /// The body bytes; for a response made with ``raw(_:delay:)``, the bytes sent verbatim.
-        public var body: Data
+        /// The body bytes of a ``Body/bytes(_:)`` ``content``, empty for a streamed one; for a
+        /// response made with ``raw(_:delay:)``, the bytes sent verbatim. Setting it makes
+        /// ``content`` those bytes.
+        public var body: Data {
+            get {
+                if case .bytes(let data) = content { data } else { Data() }
+            }
+            set { content = .bytes(newValue) }
+        }
+        /// The body and how it is sent: whole, chunked, dripped, cut short or never-ending.
+        public var content: Body
         /// How long to wait before answering. The wait ends early, without an answer, when the
         /// server stops.
         public var delay: Duration
@@ -34,9 +45,25 @@ extension LoopbackServer {
             body: Data = Data(),
             delay: Duration = .zero
         ) {
+            self.init(status: status, headers: headers, body: .bytes(body), delay: delay)
+        }
+
+        /// Creates an HTTP response whose body may stream.
+        ///
+        /// - Parameters:
+        ///   - status: The status code; `200` by default.
+        ///   - headers: The header fields, in order; duplicates are sent as they are.
+        ///   - body: The body and how it is sent, e.g. `.chunked(chunks, every: .milliseconds(20))`.
+        ///   - delay: How long to wait before answering; none by default.
+        public init(
+            status: Int = 200,
+            headers: [(name: String, value: String)] = [],
+            body: Body,
+            delay: Duration = .zero
+        ) {
             self.status = status
             self.headers = headers
-            self.body = body
+            self.content = body
             self.delay = delay
         }
 
@@ -85,30 +112,34 @@ extension LoopbackServer.Response {
         }
     }
 
-    /// The bytes to send: status line, header fields, blank line and, unless omitted, the body.
+    /// Whether the status can carry a body at all: 1xx, 204 and 304 never do.
+    var statusHasBody: Bool {
+        !(100..<200).contains(status) && status != 204 && status != 304
+    }
+
+    /// The status line, header fields and blank line, with the framing and `Connection` fields
+    /// the server adds.
     ///
     /// - Parameters:
-    ///   - omitBody: `true` for a `HEAD` request: the head describes the body but it is not sent.
+    ///   - framing: How the body that follows is framed.
     ///   - keepAlive: Whether the connection stays open after this response.
-    func serialized(omitBody: Bool, keepAlive: Bool) -> [UInt8] {
-        let statusHasBody = !(100..<200).contains(status) && status != 204 && status != 304
+    func serializedHead(framing: Delivery.Framing, keepAlive: Bool) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(for: status))\r\n"
         for field in headers {
             head += "\(field.name): \(field.value)\r\n"
         }
         let names = Set(headers.map { $0.name.lowercased() })
         if statusHasBody && !names.contains("content-length") && !names.contains("transfer-encoding") {
-            head += "Content-Length: \(body.count)\r\n"
+            switch framing {
+            case .length(let count): head += "Content-Length: \(count)\r\n"
+            case .chunked: head += "Transfer-Encoding: chunked\r\n"
+            }
         }
         if !names.contains("connection") {
             head += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
         }
         head += "\r\n"
-        var bytes = Array(head.utf8)
-        if statusHasBody && !omitBody {
-            bytes.append(contentsOf: body)
-        }
-        return bytes
+        return Array(head.utf8)
     }
 
     /// The standard reason phrase for a status code, or a generic one for its class.

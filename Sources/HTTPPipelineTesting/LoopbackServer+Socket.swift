@@ -146,6 +146,21 @@ extension LoopbackServer {
             }
         }
 
+        /// Whether the peer has closed its end or reset the connection, without waiting and
+        /// without consuming any byte it sent.
+        static func peerHasClosed(_ fd: Int32) -> Bool {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 0) > 0 else { return false }
+            var byte: UInt8 = 0
+            while true {
+                let count = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+                if count > 0 { return false }
+                if count == 0 { return true }
+                if errno == EINTR { continue }
+                return errno != EAGAIN && errno != EWOULDBLOCK
+            }
+        }
+
         /// Writes every byte, or returns `false` when the peer or `stop()` closed the socket.
         static func sendAll(_ fd: Int32, _ bytes: some Sequence<UInt8>) -> Bool {
             let bytes = Array(bytes)

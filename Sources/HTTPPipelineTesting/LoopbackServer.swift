@@ -30,6 +30,9 @@ import HTTPPipeline
 ///   another connection. Connections are kept alive unless the client asks otherwise. When no
 ///   thread can be started for a connection (a process or user thread limit was reached), the
 ///   connection is closed at once, so its client sees a closed connection rather than a hang.
+/// - Sends a response body whole with `Content-Length`, or streamed: chunked, dripped a chunk at
+///   a time, cut short mid-body, or never-ending (see ``Response/Body``). A streamed body ends
+///   when its client goes away or the server stops.
 /// - Reads bodies framed by `Content-Length` or `Transfer-Encoding: chunked` (decoded), and
 ///   answers `100 Continue` to `Expect: 100-continue`.
 /// - Answers anything malformed or too large with `400 Bad Request` and closes the connection:
@@ -154,6 +157,11 @@ public final class LoopbackServer: Sendable {
     /// it at `1`.
     public var connectionsAccepted: Int {
         core.state.withLock { $0.connectionsAccepted }
+    }
+
+    /// How many connections are open right now: accepted and not yet closed.
+    package var openConnections: Int {
+        core.state.withLock { $0.openConnections.count }
     }
 
     /// Stops accepting, closes every connection and waits for every thread the server started.

@@ -117,3 +117,17 @@ _ = report
     #expect(server.requests.first?.header("X-Request-ID") != nil)
 }
 #sourceLocation()
+
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:163
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 163)
+@Test private func aResponseCutShortIsAnErrorNotAShortBody() async throws {
+    let server = LoopbackServer()
+    server.route("GET", "/report", .init(body: .abort(after: 10, of: .bytes(Data(count: 1_000)))))
+    try server.start()
+    defer { server.stop() }
+    let pipeline = Pipeline(transport: URLSessionTransport()) { RequestID() }
+    await #expect(throws: URLError.self) {
+        try await pipeline.send(URLRequest(url: server.baseURL.appendingPathComponent("report")))
+    }
+}
+#sourceLocation()
