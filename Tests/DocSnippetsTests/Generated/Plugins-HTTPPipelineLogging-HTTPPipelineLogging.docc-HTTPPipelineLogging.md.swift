@@ -7,22 +7,22 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 13)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 17)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 14)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 18)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 15)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 19)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 16)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 20)
 import HTTPPipelineRetry
 #sourceLocation()
 
-// Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md:13
-@MainActor private func snippetAtLine13() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 18)
+// Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md:17
+@MainActor private func snippetAtLine17() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 22)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     RetryMiddleware(policy: .default)
     LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())   // one record per attempt
