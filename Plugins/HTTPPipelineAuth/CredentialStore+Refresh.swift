@@ -9,11 +9,10 @@ import HTTPPipeline
 /// leaves alone; a request that needs a refresh while one runs joins it. So a refresh token is
 /// never sent twice, and a late answer never overwrites a newer credential.
 extension CredentialStore {
-    /// The refresh in flight: its number, the identity it refreshes, and whether it was started
-    /// ahead of expiry (with nobody waiting).
+    /// The refresh in flight: its number, and whether it was started ahead of expiry (with
+    /// nobody waiting). Its identity travels with its task, which compares it on completion.
     struct Flight: Sendable {
         let number: Int
-        let identity: Int
         let proactive: Bool
     }
 
@@ -79,7 +78,7 @@ extension CredentialStore {
         flights += 1
         let number = flights
         let identity = self.identity
-        flight = Flight(number: number, identity: identity, proactive: proactive)
+        flight = Flight(number: number, proactive: proactive)
         let source = self.source
         Task {
             let outcome: Result<Credential, any Error>

@@ -75,6 +75,7 @@ actor CredentialStore {
     /// ``AuthOptions/readsSourceOnEveryRequest``). A credential that has expired is refreshed
     /// first; one inside the proactive window is sent as it is while a refresh starts in the
     /// background, so a token endpoint outage fails nothing until the credential really expires.
+    ///
     /// - Parameter carries: Whether the request already carries a header of this name; such a
     ///   request gets `nil` (it passes through untouched), before any refresh or failure.
     func lease(unless carries: @Sendable (String) -> Bool) async throws -> Lease? {
@@ -106,8 +107,9 @@ actor CredentialStore {
     }
 
     /// Sets the credential from outside a refresh: sign-in, account switch (a credential) or
-    /// sign-out (`nil`). A new identity starts at once: requests of the old one are no longer
-    /// replayed, and new requests wait until the credential is written to the source, then use it.
+    /// sign-out (`nil`). Requests wait while the credential is written to the source; once it is
+    /// written, a new identity starts (requests of the old one are no longer replayed) and they
+    /// use it. A write that fails changes nothing.
     func replace(with credential: Credential?) async throws {
         if let credential { try credential.validate() }
         await acquireStorage()

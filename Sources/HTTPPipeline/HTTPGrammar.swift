@@ -12,5 +12,10 @@ package enum HTTPGrammar {
         }
     }
 
+    /// Whether bytes form a token: at least one, each a ``isTokenCharacter(_:)``.
+    package static func isToken<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy(isTokenCharacter)
+    }
+
     private static let tokenPunctuation = Set("!#$%&'*+-.^_`|~".utf8)
 }

@@ -35,7 +35,7 @@ extension URLRequest {
         var headers: [String: String] = [:]
         var spelling: [String: String] = [:]
         for field in head.fields {
-            guard !field.name.isEmpty, field.name.utf8.allSatisfy(HTTPGrammar.isTokenCharacter) else {
+            guard HTTPGrammar.isToken(field.name.utf8) else {
                 throw .invalidRequest(reason: "a field name is not an HTTP token")
             }
             guard !field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) else {

@@ -41,7 +41,7 @@ extension LoopbackServer.RequestParser {
         let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw Failure(reason: "request line is not three parts") }
         let (method, target, version) = (parts[0], parts[1], parts[2])
-        guard !method.isEmpty, method.allSatisfy(HTTPGrammar.isTokenCharacter) else {
+        guard HTTPGrammar.isToken(method) else {
             throw Failure(reason: "method is not a token")
         }
         guard !target.isEmpty, target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
@@ -77,7 +77,7 @@ extension LoopbackServer.RequestParser {
             throw Failure(reason: "header field without a colon")
         }
         let name = line[..<colon]
-        guard !name.isEmpty, name.allSatisfy(HTTPGrammar.isTokenCharacter) else {
+        guard HTTPGrammar.isToken(name) else {
             throw Failure(reason: "header field name is not a token")
         }
         var value = line[(colon + 1)...]
