@@ -11,7 +11,7 @@ extension Redaction {
     ///     .prefix("acme_live_", minimumLength: 30),
     ///     .matching(minimumLength: 14) { $0.hasPrefix("ACME-") && $0.count == 19 },
     /// ])
-    /// redaction.text("key acme_live_4eC39HqLyjWDarjtT1zdp7dc") // "key <redacted>"
+    /// print(redaction.text("key acme_live_4eC39HqLyjWDarjtT1zdp7dc"))  // "key <redacted>"
     /// ```
     public struct TokenRule: Sendable {
         /// The prefix a token starts with, for ``prefix(_:minimumLength:)``.

@@ -17,7 +17,7 @@ let redaction = Redaction.default.redactingTokens([
     .prefix("acme_live_", minimumLength: 30),
     .matching(minimumLength: 14) { $0.hasPrefix("ACME-") && $0.count == 19 },
 ])
-redaction.text("key acme_live_4eC39HqLyjWDarjtT1zdp7dc") // "key <redacted>"
+print(redaction.text("key acme_live_4eC39HqLyjWDarjtT1zdp7dc"))  // "key <redacted>"
 #sourceLocation()
 _ = redaction
 }
