@@ -188,7 +188,8 @@ enum Scenario: String, CaseIterable, Sendable {
         let (echo, _) = try await restoring.send(restored)
         #expect((try jsonObject(echo)["cookies"] as? [String: String])?["sid"] == Secrets.cookieValue)
         let echoRecord = sink.records.last { $0.url.hasSuffix("/cookies") && $0.requestBytes == 0 }
-        #expect(echoRecord?.responseBody == #"{"cookies":"\#(Redaction.mark)"}"#)
+        // The log keeps httpbin's own layout (redaction no longer re-serialises JSON).
+        #expect(echoRecord?.responseBody == "{\n  \"cookies\": \"\(Redaction.mark)\"\n}\n")
     }
 
     static func redirectChain(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
