@@ -26,14 +26,16 @@ extension Redaction {
         let delimiter = Array("--".utf8) + Array(boundary.utf8)
         guard var next = Self.delimiter(delimiter, in: bytes, from: bytes.startIndex) else { return nil }
         var output: [UInt8] = []
-        // The preamble, before the first delimiter, is text no client reads: redacted as such.
-        output += redactText(bytes[bytes.startIndex..<next], depth: 0)
+        // The preamble and the epilogue are bytes no client reads, and may hold what looks like
+        // parts (a lying or hostile body): only their size is shown.
+        output += Self.outsideParts(bytes[bytes.startIndex..<next], "before the first delimiter")
         while true {
             var index = next + delimiter.count
             output += delimiter
             if bytes[index...].starts(with: "--".utf8) {
                 // The closing delimiter; whatever follows is an epilogue.
-                output += redactText(bytes[index...], depth: 0)
+                output += Array("--".utf8)
+                output += Self.outsideParts(bytes[(index + 2)...], "after the closing delimiter")
                 return output
             }
             // The rest of the delimiter line.
@@ -52,6 +54,14 @@ extension Redaction {
             output += bytes[partEnd..<following]
             next = following
         }
+    }
+
+    /// Bytes around the parts: shown when they are only line breaks and spaces, else summarised
+    /// by their size.
+    private static func outsideParts(_ bytes: ArraySlice<UInt8>, _ place: String) -> [UInt8] {
+        let blank: Set<UInt8> = [ASCII.carriageReturn, ASCII.lineFeed, UInt8(ascii: " "), UInt8(ascii: "\t")]
+        guard !bytes.allSatisfy(blank.contains) else { return Array(bytes) }
+        return Array("<\(bytes.count) bytes \(place)>".utf8)
     }
 
     /// One part: its headers redacted, its content shown as the part's kind allows.

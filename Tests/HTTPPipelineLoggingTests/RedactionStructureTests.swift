@@ -87,6 +87,24 @@ struct RedactionStructureTests {
         #expect(!wrong.contains("S3CRET") && !wrong.contains("binary \u{0} bytes"), "\(wrong)")
     }
 
+    @Test("Parts hidden before the first delimiter or after the closing one never show their secrets")
+    func textOutsideThePartsIsSummarised() {
+        let hidden = ["--XyZ", "Content-Disposition: form-data; name=\"password\"", "", "Hunt3r-S3CRET"]
+            .joined(separator: "\r\n")
+        let preamble = "preamble " + hidden + "\r\n"
+        let parts = ["--XyZ", "Content-Disposition: form-data; name=\"title\"", "", "Holiday photos", "--XyZ--"]
+            .joined(separator: "\r\n")
+        let epilogue = "\r\nepilogue\r\n" + hidden + "\r\n--XyZ--\r\n"
+        let shown = body(preamble + parts + epilogue, "multipart/form-data; boundary=XyZ")
+        #expect(!shown.contains("S3CRET"), "\(shown)")
+        #expect(
+            shown
+                == "<\(preamble.utf8.count) bytes before the first delimiter>" + parts
+                + "<\(epilogue.utf8.count) bytes after the closing delimiter>")
+        let plain = body(parts + "\r\n", "multipart/form-data; boundary=XyZ")
+        #expect(plain == parts + "\r\n", "line breaks alone around the parts are shown as they are")
+    }
+
     @Test(
         "A value that opens a private key block takes the whole block",
         arguments: ["password:\n", "key: ", "secret=", "note:\n"])

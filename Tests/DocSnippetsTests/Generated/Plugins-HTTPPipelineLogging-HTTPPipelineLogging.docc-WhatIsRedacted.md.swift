@@ -7,13 +7,13 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/WhatIsRedacted.md", line: 103)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/WhatIsRedacted.md", line: 104)
 import HTTPPipelineLogging
 #sourceLocation()
 
-// Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/WhatIsRedacted.md:103
-@MainActor private func snippetAtLine103() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/WhatIsRedacted.md", line: 105)
+// Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/WhatIsRedacted.md:104
+@MainActor private func snippetAtLine104() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/WhatIsRedacted.md", line: 106)
 let redaction = Redaction.default
     .redactingHeaders(["X-Tenant-Number"])
     .redactingBodyFields(["ssn"])
