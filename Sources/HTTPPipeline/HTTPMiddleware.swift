@@ -1,9 +1,3 @@
-public import Foundation
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// A layer that wraps the rest of a pipeline: it sees every request on its way out and every
 /// response (or error) on its way back.
 ///
@@ -12,18 +6,20 @@ public import FoundationNetworking
 /// many times (retry), and change the response or the error. It never holds a transport of its
 /// own: the ``Pipeline`` wires `next`.
 ///
-/// `next` is a non-escaping closure: call it as often as you need while `intercept` runs, but do
-/// not store it or hand it to another task. That is what lets a pipeline built with
-/// ``MiddlewareBuilder`` compile into one inlined function with nothing allocated per layer.
+/// `next` is a non-escaping `@Sendable` closure: call it as often as you need while `intercept`
+/// runs, from this task or from child tasks of a task group (through `withoutActuallyEscaping`),
+/// but do not store it. That lets a layer race an attempt against a clock or start a second one,
+/// and lets a pipeline built with ``MiddlewareBuilder`` compile into one inlined function with
+/// nothing allocated per layer.
 ///
 /// ```swift
 /// struct RequestStamp: HTTPMiddleware {
 ///     func intercept(
-///         _ request: URLRequest,
+///         _ request: HTTPRequest,
 ///         next: HTTPNext
-///     ) async throws -> (Data, HTTPURLResponse) {
+///     ) async throws -> HTTPResponse {
 ///         var request = request
-///         request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+///         request.fields["X-Request-ID"] = UUID().uuidString
 ///         return try await next(request)
 ///     }
 /// }
@@ -45,9 +41,9 @@ public protocol HTTPMiddleware: Sendable {
     /// - Throws: Whatever `next` threw, unless this middleware's job is to change it, or an error
     ///   of its own.
     func intercept(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         next: HTTPNext
-    ) async throws -> (Data, HTTPURLResponse)
+    ) async throws -> HTTPResponse
 
     /// The name this layer shows in a pipeline's ``Pipeline/description``.
     ///
@@ -60,7 +56,7 @@ public protocol HTTPMiddleware: Sendable {
 /// and the transport, and returns the response.
 ///
 /// Used as a parameter type it is non-escaping: call it, as often as needed, but do not keep it.
-public typealias HTTPNext = (URLRequest) async throws -> (Data, HTTPURLResponse)
+public typealias HTTPNext = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
 extension HTTPMiddleware {
     /// The type's name, for example `"RequestStamp"`.

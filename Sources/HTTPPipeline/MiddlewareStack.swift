@@ -1,9 +1,3 @@
-public import Foundation
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// Middleware assembled at run time, as one layer: the first element outermost.
 ///
 /// Use it for stacks whose content is decided by configuration, or to mix such a stack into a
@@ -41,9 +35,9 @@ public struct MiddlewareStack: HTTPMiddleware, _LayerComposite {
     /// - Throws: Whatever a layer or `next` threw and no layer of the stack handled.
     @inlinable
     public func intercept(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         next: HTTPNext
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> HTTPResponse {
         try await layers.intercept(request, next: next)
     }
 

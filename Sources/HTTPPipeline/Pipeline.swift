@@ -1,9 +1,3 @@
-public import Foundation
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// An ordered stack of middleware over a transport, itself usable as an ``HTTPTransport``.
 ///
 /// **The first middleware listed is the outermost: it sees the request first and the response
@@ -36,7 +30,7 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
     /// with the concrete layer types in view, so its body is the specialised, inlined chain even
     /// when the pipeline is later used only as `any HTTPTransport` (where a call would otherwise
     /// run the unspecialised generic code, dispatching through witness tables at every hop).
-    @usableFromInline let composed: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    @usableFromInline let composed: @Sendable (HTTPRequest) async throws -> HTTPResponse
 
     /// Builds a pipeline from a block of middleware, the first line outermost.
     ///
@@ -65,7 +59,7 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
     /// - Returns: The response as the outermost layer hands it back.
     /// - Throws: Whatever a layer or the transport threw and no outer layer handled.
     @inlinable
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await composed(request)
     }
 }
@@ -84,7 +78,7 @@ extension Pipeline where Middleware == MiddlewareStack {
     public init(transport: Transport, middleware: [any HTTPMiddleware]) {
         self.middleware = MiddlewareStack(middleware)
         self.transport = transport
-        var chain: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse) = { request in
+        var chain: @Sendable (HTTPRequest) async throws -> HTTPResponse = { request in
             try await transport.send(request)
         }
         for layer in middleware.reversed() {

@@ -1,7 +1,8 @@
-public import Foundation
-
 #if canImport(FoundationNetworking)
+import Foundation
 public import FoundationNetworking
+#else
+public import Foundation
 #endif
 
 /// The production transport: sends requests with a `URLSession`.
@@ -36,24 +37,30 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// Sends a request with the session.
     ///
+    /// The head is converted to a `URLRequest` once (one `allHTTPHeaderFields` assignment), and
+    /// the `HTTPURLResponse` to an ``HTTPResponseHead`` once.
+    ///
     /// - Parameter request: The request to send.
-    /// - Returns: The response body and head.
+    /// - Returns: The response.
     /// - Throws: ``HTTPTransportError`` for a request that cannot be sent or a non-HTTP reply,
     ///   `CancellationError` when the calling task is cancelled, `URLError` for network failures.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let request = try Self.validated(request)
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = try Self.validated(URLRequest(request.head))
+        if let body = request.body {
+            urlRequest.httpBody = try await body.collect(upTo: Int.max)
+        }
         try Task.checkCancellation()
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await session.data(for: urlRequest)
         } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
             throw CancellationError()
         }
         guard let http = response as? HTTPURLResponse else {
             throw HTTPTransportError.nonHTTPResponse
         }
-        return (data, http)
+        return HTTPResponse(head: HTTPResponseHead(http), body: HTTPBody(data))
     }
 
     /// The request as the session is to get it: checked, with its URL's scheme in lower case.

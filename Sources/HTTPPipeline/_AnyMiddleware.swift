@@ -1,9 +1,3 @@
-public import Foundation
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// A middleware whose concrete type is known only at run time.
 ///
 /// An implementation detail of ``MiddlewareBuilder`` and ``MiddlewareStack``, public only because
@@ -19,9 +13,9 @@ public struct _AnyMiddleware: HTTPMiddleware, _LayerComposite {
 
     @inlinable
     public func intercept(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         next: HTTPNext
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> HTTPResponse {
         try await base.intercept(request, next: next)
     }
 

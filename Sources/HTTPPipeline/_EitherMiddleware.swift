@@ -1,9 +1,3 @@
-public import Foundation
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// One of two layers, chosen by an `if`/`else` when the pipeline was built.
 ///
 /// An implementation detail of ``MiddlewareBuilder``, public only because the builder's result
@@ -14,9 +8,9 @@ public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HT
 
     @inlinable
     public func intercept(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         next: HTTPNext
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> HTTPResponse {
         switch self {
         case .first(let middleware): try await middleware.intercept(request, next: next)
         case .second(let middleware): try await middleware.intercept(request, next: next)

@@ -1,9 +1,3 @@
-public import Foundation
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// No layer at all: what an empty builder block produces. Passes every request to `next`.
 ///
 /// An implementation detail of ``MiddlewareBuilder``, public only because the builder's result
@@ -14,9 +8,9 @@ public struct _IdentityMiddleware: HTTPMiddleware, _LayerComposite {
 
     @inlinable
     public func intercept(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         next: HTTPNext
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> HTTPResponse {
         try await next(request)
     }
 

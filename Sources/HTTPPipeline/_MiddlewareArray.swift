@@ -1,9 +1,3 @@
-public import Foundation
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// Layers held in an array, the first outermost: a `for` loop in a builder block, or the array
 /// form of ``Pipeline``.
 ///
@@ -23,19 +17,19 @@ public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, _LayerC
 
     @inlinable
     public func intercept(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         next: HTTPNext
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> HTTPResponse {
         try await send(request, from: elements.startIndex, then: next)
     }
 
     /// Sends `request` through the layers from `index` on, then `next`.
     @inlinable
     func send(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         from index: Int,
         then next: HTTPNext
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> HTTPResponse {
         guard index < elements.endIndex else { return try await next(request) }
         return try await elements[index].intercept(request) { request in
             try await send(request, from: index + 1, then: next)

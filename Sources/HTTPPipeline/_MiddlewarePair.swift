@@ -1,9 +1,3 @@
-public import Foundation
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// Two layers, `outer` wrapping `inner`: what ``MiddlewareBuilder`` makes of two lines in a row.
 ///
 /// An implementation detail of ``MiddlewareBuilder``, public only because the builder's result
@@ -20,9 +14,9 @@ public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTT
 
     @inlinable
     public func intercept(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         next: HTTPNext
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> HTTPResponse {
         try await outer.intercept(request) { request in
             try await inner.intercept(request, next: next)
         }

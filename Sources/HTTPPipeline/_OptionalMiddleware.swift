@@ -1,9 +1,3 @@
-public import Foundation
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// A layer that may be absent (`if` without `else`, `if let`, or an optional value): when `nil`
 /// the request goes straight to `next`.
 ///
@@ -19,9 +13,9 @@ public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _Lay
 
     @inlinable
     public func intercept(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         next: HTTPNext
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> HTTPResponse {
         guard let wrapped else { return try await next(request) }
         return try await wrapped.intercept(request, next: next)
     }

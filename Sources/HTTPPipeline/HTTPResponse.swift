@@ -1,0 +1,53 @@
+/// One response as it moves back up a pipeline: its head and its body.
+///
+/// The body is buffered (``HTTPBody/bufferedData``) or a stream that a layer may read, wrap or
+/// pass on; a layer that needs the bytes collects them with a limit
+/// (``HTTPBody/collect(upTo:)``).
+///
+/// ```swift
+/// let response = try await pipeline.send(request)
+/// guard response.status == 200 else { throw MyError.status(response.status) }
+/// let data = try await response.body.collect(upTo: 1 << 20)
+/// ```
+public struct HTTPResponse: Sendable {
+    /// The status and the header fields.
+    public var head: HTTPResponseHead
+    /// The body; empty when the response has none.
+    public var body: HTTPBody
+
+    /// Creates a response from its head.
+    ///
+    /// - Parameters:
+    ///   - head: The status and header fields.
+    ///   - body: The body; empty by default.
+    @inlinable
+    public init(head: HTTPResponseHead, body: HTTPBody = .empty) {
+        self.head = head
+        self.body = body
+    }
+
+    /// Creates a response.
+    ///
+    /// - Parameters:
+    ///   - status: The status code.
+    ///   - fields: The header fields; none by default.
+    ///   - body: The body; empty by default.
+    @inlinable
+    public init(status: Int, fields: HTTPFields = HTTPFields(), body: HTTPBody = .empty) {
+        self.init(head: HTTPResponseHead(status: status, fields: fields), body: body)
+    }
+
+    /// The status code, for example 200.
+    @inlinable
+    public var status: Int {
+        get { head.status }
+        set { head.status = newValue }
+    }
+
+    /// The header fields, in order.
+    @inlinable
+    public var fields: HTTPFields {
+        get { head.fields }
+        set { head.fields = newValue }
+    }
+}
