@@ -1,10 +1,6 @@
 public import Foundation
 public import HTTPPipeline
 
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// Attaches a credential to each request; when the server rejects it, refreshes once for all
 /// concurrent callers and replays each rejected request once with the new credential.
 ///
@@ -46,8 +42,8 @@ public import FoundationNetworking
 ///   that needs a refresh meanwhile joins the one under way. A refresh token is never sent
 ///   twice, and storage always holds the credential in use.
 /// - **Bodies that cannot be replayed**: a rejected request whose body is a stream
-///   (`URLRequest.hasReplayableBody` is false) still triggers the refresh, but is returned as it
-///   is instead of being sent again without its body.
+///   that can be read only once (``HTTPRequest/isReplayable`` is false) still triggers the
+///   refresh, but its response is returned as it is instead of being sent again without its body.
 ///
 /// The token endpoint must be called through a pipeline without this middleware (see
 /// ``CredentialSource``). Copies of one middleware value share one credential and one refresh.
@@ -92,23 +88,23 @@ public struct AuthMiddleware: HTTPMiddleware {
     /// - Returns: The response: the replay's when there was one, even if it is rejected again.
     /// - Throws: ``AuthError`` when no usable credential can be had, `CancellationError`, or what
     ///   `next` threw.
-    public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         guard !options.skips(request) else { return try await next(request) }
-        let carried = request
-        guard let lease = try await store.lease(unless: { carried.value(forHTTPHeaderField: $0) != nil }),
-            request.value(forHTTPHeaderField: lease.credential.headerName) == nil
+        let carried = request.fields
+        guard let lease = try await store.lease(unless: { carried[$0] != nil }),
+            request.fields[lease.credential.headerName] == nil
         else {
             return try await next(request)
         }
         var authorized = request
         try lease.credential.authorize(&authorized)
-        let (data, response) = try await next(authorized)
-        guard options.isUnauthorized(response) else { return (data, response) }
+        let response = try await next(authorized)
+        guard options.isUnauthorized(response.head) else { return response }
 
         // Refreshed even when this request cannot be replayed, so the next one succeeds.
         let fresh = try await store.refreshed(
             after: lease.credential, identity: lease.identity, epoch: lease.epoch)
-        guard let fresh, fresh != lease.credential, request.hasReplayableBody else { return (data, response) }
+        guard let fresh, fresh != lease.credential, request.isReplayable else { return response }
         var replay = request
         try fresh.authorize(&replay)
         try Task.checkCancellation()

@@ -1,18 +1,14 @@
-#if canImport(FoundationNetworking)
 import Foundation
-public import FoundationNetworking
-#else
-public import Foundation
-#endif
+public import HTTPPipeline
 
 /// How the auth middleware recognises a rejected credential and how eagerly it refreshes.
 public struct AuthOptions: Sendable {
     /// Whether a response says the credential is invalid. Default: status 401.
-    public var isUnauthorized: @Sendable (HTTPURLResponse) -> Bool
+    public var isUnauthorized: @Sendable (HTTPResponseHead) -> Bool
     /// Requests that get no credential at all (for example, calls to a public endpoint or
     /// another host). Default: none. A request that already carries the credential's header is
     /// never touched either.
-    public var skips: @Sendable (URLRequest) -> Bool
+    public var skips: @Sendable (HTTPRequest) -> Bool
     /// A credential expiring within this window is refreshed in the background while it is
     /// still sent. For a credential the middleware saw issued (by a refresh or
     /// ``AuthMiddleware/setCredential(_:)``) the window is at most half its lifetime, so a token
@@ -53,8 +49,8 @@ public struct AuthOptions: Sendable {
     ///   - cooldownAfterFailure: How long a failed refresh keeps failing requests fast.
     ///   - readsSourceOnEveryRequest: Whether every request reads the source.
     public init(
-        isUnauthorized: @escaping @Sendable (HTTPURLResponse) -> Bool = { $0.statusCode == 401 },
-        skips: @escaping @Sendable (URLRequest) -> Bool = { _ in false },
+        isUnauthorized: @escaping @Sendable (HTTPResponseHead) -> Bool = { $0.status == 401 },
+        skips: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false },
         proactiveRefreshWindow: Duration = .seconds(60),
         refreshTimeout: Duration = .seconds(30),
         refreshLimit: Int = 5,
@@ -74,9 +70,9 @@ public struct AuthOptions: Sendable {
 
     /// A predicate for servers that reject tokens with a 401, or with a `WWW-Authenticate`
     /// challenge naming `error="invalid_token"` (RFC 6750) on another status.
-    public static let invalidTokenChallenge: @Sendable (HTTPURLResponse) -> Bool = { response in
-        if response.statusCode == 401 { return true }
-        let challenge = response.value(forHTTPHeaderField: "WWW-Authenticate")?.lowercased() ?? ""
+    public static let invalidTokenChallenge: @Sendable (HTTPResponseHead) -> Bool = { response in
+        if response.status == 401 { return true }
+        let challenge = response.fields["WWW-Authenticate"]?.lowercased() ?? ""
         return challenge.hasPrefix("bearer") && challenge.contains("error=\"invalid_token\"")
     }
 }

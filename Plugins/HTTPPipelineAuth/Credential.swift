@@ -1,8 +1,5 @@
 public import Foundation
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
+public import HTTPPipeline
 
 /// A secret that authorises requests, and how to attach it: a bearer token, an API key header,
 /// or your own scheme. It may carry an expiry, for proactive refresh.
@@ -16,7 +13,7 @@ public struct Credential: Sendable, Equatable, CustomStringConvertible {
         /// `<name>: <token>`, for API keys.
         case header(String)
         /// Your own: the closure receives the request and the token, and sets what it needs.
-        case custom(name: String, apply: @Sendable (inout URLRequest, String) -> Void)
+        case custom(name: String, apply: @Sendable (inout HTTPRequest, String) -> Void)
     }
 
     /// The secret itself.
@@ -84,11 +81,11 @@ public struct Credential: Sendable, Equatable, CustomStringConvertible {
     /// - Parameter request: The request to authorise.
     /// - Throws: ``AuthError/invalidCredential(reason:)`` for an empty token, or one holding a
     ///   character a header cannot carry.
-    func authorize(_ request: inout URLRequest) throws(AuthError) {
+    func authorize(_ request: inout HTTPRequest) throws(AuthError) {
         try validate()
         switch scheme {
-        case .bearer: request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization")
-        case .header(let name): request.setValue(token, forHTTPHeaderField: name)
+        case .bearer: request.fields["Authorization"] = "Bearer " + token
+        case .header(let name): request.fields[name] = token
         case .custom(_, let apply): apply(&request, token)
         }
     }

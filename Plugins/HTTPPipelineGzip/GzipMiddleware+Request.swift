@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPPipeline
 
 extension GzipMiddleware {
     /// The `Accept-Encoding` value added to requests that have none.
@@ -10,23 +7,23 @@ extension GzipMiddleware {
 
     /// The request as sent on: with `Accept-Encoding` when it had none, and with its body
     /// compressed when the options ask for it and it is large enough.
-    func prepare(_ request: URLRequest) throws(GzipError) -> URLRequest {
+    func prepare(_ request: HTTPRequest) throws(GzipError) -> HTTPRequest {
         var request = request
-        if request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
-            request.setValue(Self.acceptEncoding, forHTTPHeaderField: "Accept-Encoding")
+        if request.fields["Accept-Encoding"] == nil {
+            request.fields["Accept-Encoding"] = Self.acceptEncoding
         }
         guard
             let threshold = options.requestCompressionThreshold,
-            let body = request.httpBody, body.count > threshold,
-            request.value(forHTTPHeaderField: "Content-Encoding") == nil
+            let body = request.body?.bufferedData, body.count > threshold,
+            request.fields["Content-Encoding"] == nil
         else {
             return request
         }
         let compressed = try Deflater.compress(body, format: .gzip)
-        request.httpBody = compressed
-        request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
-        if request.value(forHTTPHeaderField: "Content-Length") != nil {
-            request.setValue(String(compressed.count), forHTTPHeaderField: "Content-Length")
+        request.body = HTTPBody(compressed)
+        request.fields["Content-Encoding"] = "gzip"
+        if request.fields["Content-Length"] != nil {
+            request.fields["Content-Length"] = String(compressed.count)
         }
         return request
     }

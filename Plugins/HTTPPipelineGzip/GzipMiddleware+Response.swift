@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPPipeline
 
 extension GzipMiddleware {
     /// What the response head says about whether its body is still the bytes that were sent.
@@ -46,8 +43,8 @@ extension GzipMiddleware {
     }
 
     /// Whether the response is a gzip file served as such (`application/gzip`).
-    static func isGzipDownload(_ response: HTTPURLResponse) -> Bool {
-        guard let field = response.value(forHTTPHeaderField: "Content-Type") else { return false }
+    static func isGzipDownload(_ response: HTTPResponseHead) -> Bool {
+        guard let field = response.fields["Content-Type"] else { return false }
         let media = field.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         return media == "application/gzip" || media == "application/x-gzip"
     }
@@ -69,28 +66,25 @@ extension GzipMiddleware {
 
     /// The response as handed to the layer above: decoded, passed through as already decoded,
     /// or untouched.
-    func decode(_ data: Data, _ response: HTTPURLResponse, for request: URLRequest) throws(GzipError) -> (
-        Data, HTTPURLResponse
-    ) {
+    func decode(_ data: Data, _ response: HTTPResponseHead) throws(GzipError) -> (Data, HTTPResponseHead) {
         guard !data.isEmpty else { return (data, response) }
-        let codings = Self.codings(in: response.value(forHTTPHeaderField: "Content-Encoding") ?? "")
+        let codings = Self.codings(in: response.fields["Content-Encoding"] ?? "")
         if codings?.isEmpty == true {
-            guard options.decodesGzipDownloads, response.statusCode != 206, Self.isGzipDownload(response) else {
+            guard options.decodesGzipDownloads, response.status != 206, Self.isGzipDownload(response) else {
                 return (data, response)
             }
-            return try decodeDownload(data, response, for: request)
+            return try decodeDownload(data, response)
         }
-        let wire = WireEvidence(
-            contentLength: response.value(forHTTPHeaderField: "Content-Length"), bodySize: data.count)
+        let wire = WireEvidence(contentLength: response.fields["Content-Length"], bodySize: data.count)
         if wire == .transformed {
             // Decoded below (and a coding this layer does not decode, `br`, too: URLSession
             // inflates it): the body is plain, and a head that still named the coding would lie.
-            return (data, Self.plainHead(response, size: data.count, for: request))
+            return (data, Self.plainHead(response, size: data.count))
         }
         // A coding this layer does not decode (`br`, `zstd`) stays as it is, header and all.
         guard let codings else { return (data, response) }
         // A part of a compressed representation cannot be decoded on its own (RFC 9110 §14.4).
-        if response.statusCode == 206 { return (data, response) }
+        if response.status == 206 { return (data, response) }
         guard codings.count <= GzipOptions.maximumStackedCodings else {
             throw .tooManyCodings(count: codings.count, maximum: GzipOptions.maximumStackedCodings)
         }
@@ -110,16 +104,14 @@ extension GzipMiddleware {
                     // The wire bytes are not what the label says: strict decoding says how.
                     _ = try GzipDecoder.decode(data, as: coding, limit: limit)
                 }
-                return (data, Self.plainHead(response, size: data.count, for: request))
+                return (data, Self.plainHead(response, size: data.count))
             }
         }
-        return (body, Self.plainHead(response, size: body.count, for: request))
+        return (body, Self.plainHead(response, size: body.count))
     }
 
     /// A `.gz` download: decoded when it is gzip, untouched otherwise.
-    private func decodeDownload(_ data: Data, _ response: HTTPURLResponse, for request: URLRequest) throws(GzipError)
-        -> (Data, HTTPURLResponse)
-    {
+    private func decodeDownload(_ data: Data, _ response: HTTPResponseHead) throws(GzipError) -> (Data, HTTPResponseHead) {
         var statistics = DecodeStatistics()
         let limit = options.outputLimit(forWireSize: data.count)
         switch try GzipDecoder.decode(
@@ -128,8 +120,7 @@ extension GzipMiddleware {
         case .plain:
             return (data, response)
         case .decoded(let decoded):
-            let head = Self.plainHead(
-                response, size: decoded.count, contentType: "application/octet-stream", for: request)
+            let head = Self.plainHead(response, size: decoded.count, contentType: "application/octet-stream")
             return (decoded, head)
         }
     }

@@ -1,9 +1,5 @@
-public import Foundation
+import Foundation
 public import HTTPPipeline
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 
 /// Decodes `gzip`, `x-gzip` and `deflate` response bodies with zlib, bounded against
 /// decompression bombs, and optionally gzip-compresses large request bodies.
@@ -106,9 +102,19 @@ public struct GzipMiddleware: HTTPMiddleware {
     ///   body in a coding this layer does not decode, as it came.
     /// - Throws: ``GzipError`` for a body that cannot be decoded or passes a limit, or when a
     ///   request body cannot be compressed; whatever `next` threw, unchanged.
-    public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let prepared = try prepare(request)
-        let (data, response) = try await next(prepared)
-        return try decode(data, response, for: prepared)
+        let response = try await next(prepared)
+        let data: Data
+        if let buffered = response.body.bufferedData {
+            data = buffered
+        } else {
+            let head = response.head
+            let encoded = Self.codings(in: head.fields["Content-Encoding"] ?? "")?.isEmpty == false
+            guard encoded || (options.decodesGzipDownloads && Self.isGzipDownload(head)) else { return response }
+            data = try await response.body.collect(upTo: options.maximumDecodedSize)
+        }
+        let (body, head) = try decode(data, response.head)
+        return HTTPResponse(head: head, body: HTTPBody(body))
     }
 }

@@ -1,9 +1,5 @@
-#if canImport(FoundationNetworking)
 import Foundation
-public import FoundationNetworking
-#else
-public import Foundation
-#endif
+public import HTTPPipeline
 
 extension DefaultHeaders {
     /// What to do when the request already has a header of the same name.
@@ -22,7 +18,7 @@ extension DefaultHeaders {
         /// The same value for every request, checked when the middleware is built.
         case fixed(String)
         /// A value computed for each request (`nil` adds nothing), checked each time.
-        case computed(@Sendable (URLRequest) -> String?)
+        case computed(@Sendable (HTTPRequest) -> String?)
     }
 
     /// One default header: a name, where its value comes from, and a policy.
@@ -67,13 +63,13 @@ extension DefaultHeaders {
         public static func computed(
             _ name: String,
             policy: Policy = .setIfMissing,
-            _ value: @escaping @Sendable (URLRequest) -> String?
+            _ value: @escaping @Sendable (HTTPRequest) -> String?
         ) -> Header {
             Header(name, value: .computed(value), policy: policy)
         }
 
-        func apply(to request: inout URLRequest) throws(HeaderError) {
-            let existing = request.value(forHTTPHeaderField: name)
+        func apply(to request: inout HTTPRequest) throws(HeaderError) {
+            let existing = request.fields[name]
             if existing != nil && policy == .setIfMissing { return }
             let newValue: String
             switch value {
@@ -88,22 +84,12 @@ extension DefaultHeaders {
             case (.append, let existing?) where !existing.isEmpty:
                 let items = existing.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
                 guard !items.contains(newValue.lowercased()) else { return }
-                request.replaceHeader(name, with: existing + ", " + newValue)
+                request.fields[name] = existing + ", " + newValue
             default:
-                request.replaceHeader(name, with: newValue)
+                // Every field of that name, in any case, goes: the request never carries
+                // `user-agent` and `User-Agent` side by side.
+                request.fields[name] = newValue
             }
         }
-    }
-}
-
-extension URLRequest {
-    /// Sets a header, first removing every field whose name matches in another case, so the
-    /// request never carries `user-agent` and `User-Agent` side by side.
-    mutating func replaceHeader(_ name: String, with value: String) {
-        let lowered = name.lowercased()
-        for key in (allHTTPHeaderFields ?? [:]).keys where key.lowercased() == lowered && key != name {
-            setValue(nil, forHTTPHeaderField: key)
-        }
-        setValue(value, forHTTPHeaderField: name)
     }
 }

@@ -1,9 +1,4 @@
-public import Foundation
 public import HTTPPipeline
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 
 /// Adds default and computed headers to every request, never overriding a header the request
 /// already has unless a header's policy says so.
@@ -64,7 +59,7 @@ public struct DefaultHeaders: HTTPMiddleware {
     /// - Returns: What `next` returned, unchanged.
     /// - Throws: ``HeaderError`` when a computed value is not legal HTTP (nothing is sent), or
     ///   what `next` threw, unchanged.
-    public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var request = request
         for header in headers {
             try header.apply(to: &request)

@@ -19,6 +19,7 @@ extension HTTPLogRecord {
             switch outcome {
             case .response(let status): "\(status)"
             case .failure(let kind): "failed: \(kind)"
+            case .bodyFailed(let status, let kind): "\(status), body failed: \(kind)"
             }
         let sent = requestBytes.map(Self.bytes) ?? "a stream"
         let received = responseBytes.map { ", received \(Self.bytes($0))" } ?? ""

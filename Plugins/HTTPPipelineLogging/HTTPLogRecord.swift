@@ -8,6 +8,10 @@ public struct HTTPLogRecord: Sendable {
         case response(status: Int)
         /// An error was thrown: `kind` names it (`URLError.timedOut`, `cancelled`, a type name).
         case failure(kind: String)
+        /// The head arrived with this status, then the streamed body failed: `kind` names the
+        /// error as in ``failure(kind:)``, or is `abandoned` when the body was dropped before its
+        /// end.
+        case bodyFailed(status: Int, kind: String)
     }
 
     /// One header as logged: the value is ``Redaction/mark`` when the name is secret, and is cut

@@ -1,63 +1,80 @@
-import Foundation
 import HTTPPipeline
 
 #if canImport(FoundationNetworking)
+import Foundation
 import FoundationNetworking
+#else
+import Foundation
 #endif
 
 extension LoggingMiddleware {
+    /// What a record says about one body: its size (`nil` while unknown) and its bytes as far as
+    /// the record shows them.
+    struct BodySeen: Sendable {
+        var bytes: Int?
+        var prefix: Data?
+        var contentType: String?
+
+        init(bytes: Int?, prefix: Data?, contentType: String?) {
+            self.bytes = bytes
+            self.prefix = prefix
+            self.contentType = contentType
+        }
+
+        /// What a buffered body shows at once; a streamed one shows what a tee saw (``BodyTee``).
+        init(_ body: HTTPBody?, contentType: String?) {
+            self.init(bytes: body.map { $0.bufferedData?.count } ?? 0, prefix: body?.bufferedData, contentType: contentType)
+        }
+    }
+
     /// Builds the redacted record of one exchange, looking only at what `level` asks for.
     func record(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         attempt: Int?,
         elapsed: Duration,
-        response: (data: Data, head: HTTPURLResponse)? = nil,
+        sent: BodySeen,
+        response: (head: HTTPResponseHead, body: BodySeen)? = nil,
         error: (any Error)? = nil
     ) -> HTTPLogRecord {
         let showHeaders = level >= .headers
         let showBodies = level >= .body
         let outcome: HTTPLogRecord.Outcome =
-            if let response {
-                .response(status: response.head.statusCode)
+            if let response, let error {
+                .bodyFailed(status: response.head.status, kind: Self.kind(of: error))
+            } else if let response {
+                .response(status: response.head.status)
             } else {
                 .failure(kind: error.map(Self.kind(of:)) ?? "unknown")
             }
         return HTTPLogRecord(
             level: level,
-            method: request.httpMethod ?? "GET",
-            url: request.url.map { redaction.url($0, limit: urlLimit) } ?? "(no URL)",
+            method: request.method.rawValue,
+            url: redaction.url(request.url, limit: urlLimit),
             outcome: outcome,
-            requestBytes: request.httpBodyStream == nil ? (request.httpBody?.count ?? 0) : nil,
-            responseBytes: response?.data.count,
+            requestBytes: sent.bytes,
+            responseBytes: response?.body.bytes,
             duration: elapsed,
             attempt: attempt,
-            requestHeaders: showHeaders ? fields(request.allHTTPHeaderFields ?? [:]) : [],
-            responseHeaders: showHeaders ? fields(response?.head.allHeaderFields ?? [:]) : [],
+            requestHeaders: showHeaders ? fields(request.fields) : [],
+            responseHeaders: showHeaders ? fields(response?.head.fields ?? HTTPFields()) : [],
             errorDescription: showHeaders ? error.map(describe) : nil,
-            requestBody: showBodies ? requestBody(request) : nil,
-            responseBody: showBodies
-                ? response.map {
-                    redaction.body(
-                        $0.data, contentType: $0.head.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit)
-                } : nil,
+            requestBody: showBodies ? bodyText(sent, streamed: request.body?.bufferedData == nil) : nil,
+            responseBody: showBodies ? response.map { bodyText($0.body, streamed: false) } : nil,
             limits: HTTPLogRecord.Limits(url: urlLimit, headerValue: headerValueLimit, body: bodyLimit)
         )
     }
 
-    private func requestBody(_ request: URLRequest) -> String {
-        if request.httpBodyStream != nil { return "<streamed body, not logged>" }
-        guard let body = request.httpBody else { return "" }
-        return redaction.body(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit)
+    private func bodyText(_ body: BodySeen, streamed: Bool) -> String {
+        guard let prefix = body.prefix else { return streamed && body.bytes == nil ? "<streamed body, not read>" : "" }
+        return redaction.body(prefix, contentType: body.contentType, limit: bodyLimit)
     }
 
     /// Header fields sorted by name, values redacted where the name is secret, then cut to the
     /// limit.
-    private func fields(_ headers: [AnyHashable: Any]) -> [HTTPLogRecord.Field] {
-        headers.compactMap { key, value -> HTTPLogRecord.Field? in
-            guard let name = key as? String else { return nil }
-            let text = value as? String ?? String(describing: value)
-            return HTTPLogRecord.Field(
-                name: name, value: redaction.headerValue(name: name, value: text, limit: headerValueLimit))
+    private func fields(_ fields: HTTPFields) -> [HTTPLogRecord.Field] {
+        fields.map { field in
+            HTTPLogRecord.Field(
+                name: field.name, value: redaction.headerValue(name: field.name, value: field.value, limit: headerValueLimit))
         }
         .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }

@@ -1,9 +1,4 @@
-public import Foundation
 public import HTTPPipeline
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 
 /// Writes one structured, redacted record per exchange that passes it to a pluggable sink.
 ///
@@ -107,21 +102,49 @@ public struct LoggingMiddleware: HTTPMiddleware {
     ///   - next: The rest of the pipeline.
     /// - Returns: What `next` returned, unchanged.
     /// - Throws: What `next` threw, unchanged.
-    public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         guard level > .none else { return try await next(request) }
         let clock = ContinuousClock()
         let start = clock.now
         let attempt = HTTPAttempt.current
+        let keep = level >= .body ? bodyLimit : 0
+        var request = request
+        let requestType = request.fields["Content-Type"]
+        let streamedRequest = request.body.map { $0.bufferedData == nil } ?? false
+        let seen = Locked(BodySeen(request.body, contentType: requestType))
+        if let body = request.body, streamedRequest {
+            // A streamed request body is watched as the transport reads it, never read here.
+            request.body = BodyTee.watch(body, keeping: keep) { bytes, prefix, error in
+                guard error == nil else { return }
+                seen.withLock { $0 = BodySeen(bytes: bytes, prefix: prefix, contentType: requestType) }
+            }
+        }
+        let original = request
+        let sent: @Sendable () -> BodySeen = { seen.withLock { $0 } }
+        var response: HTTPResponse
         do {
-            let (data, response) = try await next(request)
-            let elapsed = start.duration(to: clock.now)
-            emit(record(request, attempt: attempt, elapsed: elapsed, response: (data, response)))
-            return (data, response)
+            response = try await next(request)
         } catch {
             let elapsed = start.duration(to: clock.now)
-            emit(record(request, attempt: attempt, elapsed: elapsed, error: error))
+            emit(record(original, attempt: attempt, elapsed: elapsed, sent: sent(), error: error))
             throw error
         }
+        let head = response.head
+        let responseType = head.fields["Content-Type"]
+        guard response.body.bufferedData == nil else {
+            let elapsed = start.duration(to: clock.now)
+            let body = BodySeen(response.body, contentType: responseType)
+            emit(record(original, attempt: attempt, elapsed: elapsed, sent: sent(), response: (head, body)))
+            return response
+        }
+        // A streamed response is logged when its body ends, fails or is dropped: one record
+        // with the bytes that passed, while the reader gets every byte unchanged.
+        response.body = BodyTee.watch(response.body, keeping: keep) { [self] bytes, prefix, error in
+            let elapsed = start.duration(to: clock.now)
+            let body = BodySeen(bytes: bytes, prefix: keep > 0 ? prefix : nil, contentType: responseType)
+            emit(record(original, attempt: attempt, elapsed: elapsed, sent: sent(), response: (head, body), error: error))
+        }
+        return response
     }
 
     private func emit(_ record: HTTPLogRecord) {

@@ -1,10 +1,6 @@
 public import Foundation
 public import HTTPPipeline
 
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// Retries transient failures with exponential backoff and jitter, within an attempt cap, a
 /// deadline and a shared budget; honours `Retry-After`; never replays a request that is not
 /// safe to send twice.
@@ -104,7 +100,7 @@ public struct RetryMiddleware: HTTPMiddleware {
     /// - Returns: The first response not worth retrying, or the last one.
     /// - Throws: The last attempt's error when it is not worth retrying or attempts ran out, or
     ///   `CancellationError` when the task is cancelled.
-    public func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let request = preparing(request)
         let start = timeline.elapsed
         budget?.deposit()
@@ -112,7 +108,7 @@ public struct RetryMiddleware: HTTPMiddleware {
         var previousDelay: Duration?
         while true {
             try Task.checkCancellation()
-            let result: Result<(Data, HTTPURLResponse), any Error>
+            let result: Result<HTTPResponse, any Error>
             do {
                 result = .success(try await HTTPAttempt.$current.withValue(attempt) { try await next(request) })
             } catch {
@@ -132,15 +128,15 @@ public struct RetryMiddleware: HTTPMiddleware {
 
     /// The wait before another attempt, or `nil` when there must be none.
     private func delayBeforeRetry(
-        after result: Result<(Data, HTTPURLResponse), any Error>,
-        request: URLRequest,
+        after result: Result<HTTPResponse, any Error>,
+        request: HTTPRequest,
         retry: Int,
         previous: Duration?,
         start: Duration
     ) -> Duration? {
         let outcome: RetryPolicy.Outcome =
             switch result {
-            case .success(let (_, response)): .response(response)
+            case .success(let response): .response(response.head)
             case .failure(let error): .failure(error)
             }
         guard policy.shouldRetry(outcome, for: request) else { return nil }
@@ -156,13 +152,13 @@ public struct RetryMiddleware: HTTPMiddleware {
 
     /// The request as every attempt sends it: with an `Idempotency-Key` when the policy adds one
     /// to POST and PATCH requests that lack it.
-    private func preparing(_ request: URLRequest) -> URLRequest {
+    private func preparing(_ request: HTTPRequest) -> HTTPRequest {
         guard policy.addsIdempotencyKey,
-            request.value(forHTTPHeaderField: "Idempotency-Key") == nil,
-            !policy.idempotentMethods.contains((request.httpMethod ?? "GET").uppercased())
+            request.fields["Idempotency-Key"] == nil,
+            !policy.idempotentMethods.contains(request.method.rawValue.uppercased())
         else { return request }
         var keyed = request
-        keyed.setValue(UUID().uuidString, forHTTPHeaderField: "Idempotency-Key")
+        keyed.fields["Idempotency-Key"] = UUID().uuidString
         return keyed
     }
 }

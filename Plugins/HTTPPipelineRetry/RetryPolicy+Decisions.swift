@@ -1,15 +1,11 @@
 public import Foundation
-import HTTPPipeline
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
+public import HTTPPipeline
 
 extension RetryPolicy {
     /// What one attempt ended in.
     public enum Outcome: Sendable {
         /// A response arrived.
-        case response(HTTPURLResponse)
+        case response(HTTPResponseHead)
         /// An error was thrown.
         case failure(any Error)
     }
@@ -21,11 +17,11 @@ extension RetryPolicy {
     ///   - outcome: What the attempt ended in.
     ///   - request: The request that was sent.
     /// - Returns: `true` when the request may be replayed and the outcome looks transient.
-    public func shouldRetry(_ outcome: Outcome, for request: URLRequest) -> Bool {
+    public func shouldRetry(_ outcome: Outcome, for request: HTTPRequest) -> Bool {
         guard isReplayable(request) else { return false }
         switch outcome {
         case .response(let response):
-            return retryableStatuses.contains(response.statusCode)
+            return retryableStatuses.contains(response.status)
         case .failure(let error):
             if error is CancellationError { return false }
             guard let urlError = error as? URLError else { return false }
@@ -34,15 +30,15 @@ extension RetryPolicy {
     }
 
     /// Whether the request may be sent again: its method is idempotent, or it carries an
-    /// `Idempotency-Key`; and its body is not a stream that was already consumed.
+    /// `Idempotency-Key`; and its body can be read again (``HTTPRequest/isReplayable``: a
+    /// single-pass stream is sent once).
     ///
     /// - Parameter request: The request.
     /// - Returns: `true` when sending it twice is safe.
-    public func isReplayable(_ request: URLRequest) -> Bool {
-        guard request.hasReplayableBody else { return false }
-        let method = (request.httpMethod ?? "GET").uppercased()
-        if idempotentMethods.contains(method) { return true }
-        return request.value(forHTTPHeaderField: "Idempotency-Key")?.isEmpty == false
+    public func isReplayable(_ request: HTTPRequest) -> Bool {
+        guard request.isReplayable else { return false }
+        if idempotentMethods.contains(request.method.rawValue.uppercased()) { return true }
+        return request.fields["Idempotency-Key"]?.isEmpty == false
     }
 
     /// How long the server asked to wait before the next attempt, if this status honours it.
@@ -52,11 +48,11 @@ extension RetryPolicy {
     ///   - now: The wall-clock time the response arrived, used when the header is a date and the
     ///     response has no `Date` header to measure it against.
     /// - Returns: The wait, or `nil` when there is no usable `Retry-After`.
-    public func retryAfter(_ response: HTTPURLResponse, now: Date) -> RetryAfter? {
-        guard retryAfterStatuses.contains(response.statusCode),
-            let value = response.value(forHTTPHeaderField: "Retry-After")
+    public func retryAfter(_ response: HTTPResponseHead, now: Date) -> RetryAfter? {
+        guard retryAfterStatuses.contains(response.status),
+            let value = response.fields["Retry-After"]
         else { return nil }
-        let reference = response.value(forHTTPHeaderField: "Date").flatMap(RetryAfter.parseDate) ?? now
+        let reference = response.fields["Date"].flatMap(RetryAfter.parseDate) ?? now
         return RetryAfter(value, relativeTo: reference)
     }
 }

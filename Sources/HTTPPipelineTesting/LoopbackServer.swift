@@ -16,7 +16,7 @@ import HTTPPipeline
 /// defer { server.stop() }
 ///
 /// let transport = URLSessionTransport()
-/// let (data, response) = try await transport.send(URLRequest(url: server.baseURL.appending(path: "books")))
+/// let response = try await transport.send(HTTPRequest(url: server.baseURL.appending(path: "books")))
 /// #expect(server.requests.first?.path == "/books")
 /// ```
 ///

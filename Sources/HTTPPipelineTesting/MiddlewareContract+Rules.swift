@@ -1,31 +1,29 @@
 import Foundation
 import HTTPPipeline
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension MiddlewareContract {
     static let body = Data("contract body".utf8)
     static let headers = ["X-Contract": "kept"]
 
-    func checkPassThrough(_ middleware: some HTTPMiddleware, _ request: URLRequest) async -> String? {
+    func checkPassThrough(_ middleware: some HTTPMiddleware, _ request: HTTPRequest) async -> String? {
         let transport = ScriptedTransport(respond: { _ in .status(200, headers: Self.headers, body: Self.body) })
         let pipeline = Pipeline(transport: transport) { middleware }
         do {
-            let (data, response) = try await pipeline.send(request)
+            let response = try await pipeline.send(request)
+            let data = try await response.body.collect(upTo: 1 << 20)
             guard let sent = transport.requests.first else { return "the request never reached the transport" }
             if sent.url != request.url { return "the URL changed" }
-            if sent.httpMethod != request.httpMethod { return "the method changed" }
-            if (sent.allHTTPHeaderFields ?? [:]) != (request.allHTTPHeaderFields ?? [:]) {
-                let before = (request.allHTTPHeaderFields ?? [:]).keys.sorted()
-                let after = (sent.allHTTPHeaderFields ?? [:]).keys.sorted()
+            if sent.method != request.method { return "the method changed" }
+            if sent.fields != request.fields {
+                let before = request.fields.map(\.name)
+                let after = sent.fields.map(\.name)
                 return "the headers changed: \(before) became \(after)"
             }
-            if sent.httpBody != request.httpBody { return "the body changed" }
+            if sent.body?.bufferedData != request.body?.bufferedData { return "the body changed" }
             if data != Self.body { return "the response body changed" }
-            if response.statusCode != 200 { return "the status changed to \(response.statusCode)" }
-            if response.value(forHTTPHeaderField: "X-Contract") != "kept" { return "a response header was lost" }
+            if response.status != 200 { return "the status changed to \(response.status)" }
+            if response.fields["X-Contract"] != "kept" { return "a response header was lost" }
             return nil
         } catch {
             return "the call threw \(type(of: error))"
@@ -60,16 +58,18 @@ extension MiddlewareContract {
     /// the repeat itself, with what `next` gave the first time.
     func checkRepeatedRequest(_ middleware: some HTTPMiddleware) async -> String? {
         let transport = ScriptedTransport(respond: { request in
-            .status(200, headers: Self.headers, body: Data("contract body for \(request.url?.path ?? "")".utf8))
+            .status(200, headers: Self.headers, body: Data("contract body for \(request.url.path)".utf8))
         })
         let pipeline = Pipeline(transport: transport) { middleware }
         var other = request
-        other.url = request.url?.appendingPathComponent("other")
+        other.url = request.url.appendingPathComponent("other")
         var calls = 0
         for (index, request) in [request, request, other].enumerated() {
-            let outcome: (Data, HTTPURLResponse)
+            let outcome: HTTPResponse
+            let body: Data
             do {
                 outcome = try await pipeline.send(request)
+                body = try await outcome.body.collect(upTo: 1 << 20)
             } catch {
                 return "a successful exchange threw \(type(of: error))"
             }
@@ -79,12 +79,12 @@ extension MiddlewareContract {
             guard called == 0 else { continue }
             switch index {
             case 1 where mayAnswerWithoutCallingNext:
-                let expected = Data("contract body for \(request.url?.path ?? "")".utf8)
-                if outcome.0 != expected { return "a repeated request was answered without next, with another body" }
-                if outcome.1.statusCode != 200 {
-                    return "a repeated request was answered without next, with status \(outcome.1.statusCode)"
+                let expected = Data("contract body for \(request.url.path)".utf8)
+                if body != expected { return "a repeated request was answered without next, with another body" }
+                if outcome.status != 200 {
+                    return "a repeated request was answered without next, with status \(outcome.status)"
                 }
-                if outcome.1.value(forHTTPHeaderField: "X-Contract") != "kept" {
+                if outcome.fields["X-Contract"] != "kept" {
                     return "a repeated request was answered without next, without the response's headers"
                 }
             case 1:

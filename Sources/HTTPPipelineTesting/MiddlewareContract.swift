@@ -1,11 +1,6 @@
 public import HTTPPipeline
 
-#if canImport(FoundationNetworking)
 import Foundation
-public import FoundationNetworking
-#else
-public import Foundation
-#endif
 
 /// The rules every middleware of this project keeps, as checks you can run on your own.
 ///
@@ -82,9 +77,9 @@ public struct MiddlewareContract: Sendable {
     }
 
     /// A request the middleware does not apply to.
-    public var passThroughRequest: URLRequest
+    public var passThroughRequest: HTTPRequest
     /// The request used for the other rules.
-    public var request: URLRequest
+    public var request: HTTPRequest
     /// The most times `next` may be called when every attempt fails: 1, unless the middleware's
     /// job is to retry.
     public var maximumCallsToNext: Int
@@ -115,8 +110,8 @@ public struct MiddlewareContract: Sendable {
     ///   - cancellationTimeLimit: How long a cancelled call may take to end.
     ///   - skipping: Rules not to check.
     public init(
-        request: URLRequest? = nil,
-        passThroughRequest: URLRequest? = nil,
+        request: HTTPRequest? = nil,
+        passThroughRequest: HTTPRequest? = nil,
         maximumCallsToNext: Int = 1,
         changesErrors: Bool = false,
         mayAnswerWithoutCallingNext: Bool = false,
@@ -170,11 +165,11 @@ public struct MiddlewareContract: Sendable {
         await check { middleware }
     }
 
-    static var defaultRequest: URLRequest {
+    static var defaultRequest: HTTPRequest {
         var components = URLComponents()
         components.scheme = "http"
         components.host = "contract.invalid"
         components.path = "/resource"
-        return URLRequest(url: components.url ?? URL(fileURLWithPath: "/"))
+        return HTTPRequest(url: components.url ?? URL(fileURLWithPath: "/"))
     }
 }

@@ -115,9 +115,9 @@ public final class OrderLog: Sendable, CustomStringConvertible {
         events.map(\.description).joined(separator: " ")
     }
 
-    func record(layer: String, phase: Phase, request: URLRequest, status: Int? = nil) {
-        let method = request.httpMethod ?? "GET"
-        let path = request.url?.path ?? ""
+    func record(layer: String, phase: Phase, request: HTTPRequest, status: Int? = nil) {
+        let method = request.method.rawValue
+        let path = request.url.path
         let attempt = HTTPAttempt.current
         storage.withLock { events in
             let visit: Int

@@ -1,9 +1,5 @@
-public import Foundation
+import Foundation
 public import HTTPPipeline
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 
 /// A middleware that changes nothing and records, in an ``OrderLog``, when it saw each request
 /// and each response or error.
@@ -37,14 +33,14 @@ public struct OrderProbe: HTTPMiddleware {
     /// - Returns: What `next` returned, unchanged.
     /// - Throws: What `next` threw, unchanged.
     public func intercept(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         next: HTTPNext
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> HTTPResponse {
         log.record(layer: name, phase: .request, request: request)
         do {
-            let (data, response) = try await next(request)
-            log.record(layer: name, phase: .response, request: request, status: response.statusCode)
-            return (data, response)
+            let response = try await next(request)
+            log.record(layer: name, phase: .response, request: request, status: response.status)
+            return response
         } catch {
             log.record(layer: name, phase: .error, request: request)
             throw error

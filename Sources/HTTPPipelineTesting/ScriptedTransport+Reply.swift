@@ -1,8 +1,5 @@
 public import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPPipeline
 
 extension ScriptedTransport {
     /// One scripted answer: a response or a thrown error, optionally after a delay.
@@ -61,23 +58,17 @@ extension ScriptedTransport {
             Reply(outcome: outcome, delay: delay)
         }
 
-        func outcome(for request: URLRequest) throws -> (Data, HTTPURLResponse) {
+        func outcome(for request: HTTPRequest) throws -> HTTPResponse {
             switch outcome {
             case .failure(let error):
                 throw error
             case .response(let status, let headers, let body):
-                let url = request.url ?? URL(fileURLWithPath: "/")
-                guard
-                    let response = HTTPURLResponse(
-                        url: url,
-                        statusCode: status,
-                        httpVersion: "HTTP/1.1",
-                        headerFields: headers
-                    )
-                else {
+                guard (100...999).contains(status) else {
                     throw ScriptedTransportError.invalidResponse(status: status)
                 }
-                return (body, response)
+                // A dictionary has no order: the fields go out sorted by name, the same every run.
+                let fields = HTTPFields(headers.sorted { $0.key < $1.key }.map { HTTPField(name: $0.key, value: $0.value) })
+                return HTTPResponse(status: status, fields: fields, body: HTTPBody(body))
             }
         }
     }
@@ -109,8 +100,8 @@ extension ScriptedTransport {
             }
         }
 
-        init(_ request: URLRequest) {
-            self.init(request.httpMethod ?? "GET", request.url?.path ?? "/")
+        init(_ request: HTTPRequest) {
+            self.init(request.method.rawValue, request.url.path)
         }
 
         public var description: String { "\(method) \(path)" }

@@ -1,9 +1,5 @@
-public import Foundation
+import Foundation
 public import HTTPPipeline
-
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 
 /// A transport that answers from a script and records every request it was sent.
 ///
@@ -27,11 +23,11 @@ public final class ScriptedTransport: HTTPTransport {
     enum Script: Sendable {
         case sequence([Reply])
         case routes([Route: Reply], fallback: Reply)
-        case closure(@Sendable (URLRequest) async throws -> Reply)
+        case closure(@Sendable (HTTPRequest) async throws -> Reply)
     }
 
     private struct State {
-        var requests: [URLRequest] = []
+        var requests: [HTTPRequest] = []
         var nextInSequence = 0
     }
 
@@ -72,24 +68,32 @@ public final class ScriptedTransport: HTTPTransport {
     ///   - respond: Called with each request; what it returns is sent back, what it throws is thrown.
     public init(
         clock: any Clock<Duration> = ContinuousClock(),
-        respond: @escaping @Sendable (URLRequest) async throws -> Reply
+        respond: @escaping @Sendable (HTTPRequest) async throws -> Reply
     ) {
         self.script = .closure(respond)
         self.clock = clock
     }
 
     /// Every request sent so far, in the order they arrived.
-    public var requests: [URLRequest] {
+    public var requests: [HTTPRequest] {
         state.withLock { $0.requests }
     }
 
     /// Answers a request from the script and records it.
     ///
+    /// Like a real transport, it reads the request's body first: a single-pass stream is used up,
+    /// and one already read fails here with ``HTTPBodyError/alreadyConsumed``. The request is
+    /// recorded with the bytes it carried, buffered, so a test can compare them.
+    ///
     /// - Parameter request: The request, recorded as it arrived.
     /// - Returns: The scripted response.
-    /// - Throws: The scripted error, `CancellationError` when cancelled during a delay, or
-    ///   ``ScriptedTransportError`` when the script has no answer.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    /// - Throws: The scripted error, `CancellationError` when cancelled during a delay, what
+    ///   reading the body threw, or ``ScriptedTransportError`` when the script has no answer.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var request = request
+        if let body = request.body, body.bufferedData == nil {
+            request.body = HTTPBody(try await body.collect(upTo: Int.max))
+        }
         let reply = try await self.reply(to: request)
         if reply.delay > .zero {
             try await clock.sleep(for: reply.delay)
@@ -98,7 +102,7 @@ public final class ScriptedTransport: HTTPTransport {
         return try reply.outcome(for: request)
     }
 
-    private func reply(to request: URLRequest) async throws -> Reply {
+    private func reply(to request: HTTPRequest) async throws -> Reply {
         let sequenceIndex = state.withLock { state -> Int in
             state.requests.append(request)
             defer { state.nextInSequence += 1 }
@@ -122,7 +126,7 @@ public final class ScriptedTransport: HTTPTransport {
 public enum ScriptedTransportError: Error, Equatable, CustomStringConvertible {
     /// A sequence script ran out: request number `requestNumber` (1-based) had no reply.
     case scriptExhausted(requestNumber: Int)
-    /// Foundation refused to build a response head from the scripted status and headers.
+    /// The scripted status is not a three-digit HTTP status code.
     case invalidResponse(status: Int)
 
     public var description: String {
