@@ -1,8 +1,9 @@
-public import Foundation
 public import HTTPPipeline
 
+public import Foundation
+
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Sends typed ``Endpoint`` values over any `HTTPTransport` and decodes the replies.
@@ -28,6 +29,10 @@ public struct APIClient: Sendable {
     /// The statuses whose bodies are decoded; any other fails with
     /// ``APIError/unacceptableStatus(code:bodySnippet:)``.
     public let acceptableStatus: Range<Int>
+    /// The most bytes of a response body the client reads before it fails with
+    /// ``APIError/responseTooLarge(limit:)``: the body is decoded in memory, so a server that
+    /// sends without end must not be able to fill it.
+    public let responseBodyLimit: Int
 
     /// Creates a client.
     ///
@@ -38,13 +43,16 @@ public struct APIClient: Sendable {
     ///   - decoder: Decodes response bodies; a plain `JSONDecoder` by default.
     ///   - encoder: Encodes JSON request bodies; a plain `JSONEncoder` by default.
     ///   - acceptableStatus: The statuses whose bodies are decoded; `200..<300` by default.
+    ///   - responseBodyLimit: The most bytes of a response body read; 32 MiB by default.
     public init(
         baseURL: URL,
         transport: any HTTPTransport,
         decoder: JSONDecoder = JSONDecoder(),
         encoder: JSONEncoder = JSONEncoder(),
-        acceptableStatus: Range<Int> = 200..<300
+        acceptableStatus: Range<Int> = 200..<300,
+        responseBodyLimit: Int = 32 << 20
     ) {
+        self.responseBodyLimit = max(responseBodyLimit, 0)
         self.baseURL = baseURL
         self.transport = transport
         self.decoder = decoder
@@ -57,8 +65,8 @@ public struct APIClient: Sendable {
     /// - Parameter endpoint: The endpoint.
     /// - Returns: The request the client would send.
     /// - Throws: ``APIError/invalidRequest(reason:)`` when the request cannot be built.
-    public func request<Response>(for endpoint: Endpoint<Response>) throws(APIError) -> URLRequest {
-        try endpoint.urlRequest(baseURL: baseURL, encoder: encoder)
+    public func request<Response>(for endpoint: Endpoint<Response>) throws(APIError) -> HTTPRequest {
+        try endpoint.request(baseURL: baseURL, encoder: encoder)
     }
 
     /// Sends an endpoint's request, checks the status and decodes the body.
@@ -75,26 +83,54 @@ public struct APIClient: Sendable {
     /// - Throws: `CancellationError` when the calling task is cancelled (before or while
     ///   sending); otherwise only ``APIError``: ``APIError/invalidRequest(reason:)`` before
     ///   anything is sent, ``APIError/transport(underlying:)``,
-    ///   ``APIError/unacceptableStatus(code:bodySnippet:)`` or
-    ///   ``APIError/decoding(type:codingPath:reason:)``.
+    ///   ``APIError/unacceptableStatus(code:bodySnippet:)``,
+    ///   ``APIError/responseTooLarge(limit:)`` or ``APIError/decoding(type:codingPath:reason:)``.
     public func send<Response>(_ endpoint: Endpoint<Response>) async throws -> Response {
         let request = try self.request(for: endpoint)
         try Task.checkCancellation()
-        let data: Data
-        let response: HTTPURLResponse
+        let response = try await transported { try await transport.send(request) }
+        guard acceptableStatus.contains(response.status) else {
+            // Only the snippet's bytes are read: an error page never costs more than that.
+            let start = try await transported { try await Self.prefix(of: response.body, count: APIError.bodySnippetLimit + 1) }
+            throw APIError.unacceptableStatus(code: response.status, bodySnippet: APIError.snippet(of: start))
+        }
+        let limit = responseBodyLimit
+        let data = try await transported {
+            do {
+                return try await response.body.collect(upTo: limit)
+            } catch HTTPBodyError.tooLarge {
+                throw APIError.responseTooLarge(limit: limit)
+            }
+        }
+        return try decode(Response.self, from: data)
+    }
+
+    /// Runs a step that talks to the transport (sending, or reading the body), with its errors as
+    /// the client reports them: cancellation as `CancellationError`, anything else as
+    /// ``APIError/transport(underlying:)``.
+    private func transported<Value>(_ step: () async throws -> Value) async throws -> Value {
         do {
-            (data, response) = try await transport.send(request)
+            return try await step()
         } catch let error as CancellationError {
+            throw error
+        } catch let error as APIError {
             throw error
         } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
             throw CancellationError()
         } catch {
             throw APIError.transport(underlying: error)
         }
-        guard acceptableStatus.contains(response.statusCode) else {
-            throw APIError.unacceptableStatus(code: response.statusCode, bodySnippet: APIError.snippet(of: data))
+    }
+
+    /// The first `count` bytes of a body (fewer when it is shorter), reading no further.
+    static func prefix(of body: HTTPBody, count: Int) async throws -> Data {
+        if let data = body.bufferedData { return data.prefix(count) }
+        var start = Data()
+        for try await chunk in body {
+            start.append(chunk.prefix(count - start.count))
+            if start.count >= count { break }
         }
-        return try decode(Response.self, from: data)
+        return start
     }
 
     private func decode<Response: Decodable>(_ type: Response.Type, from data: Data) throws(APIError) -> Response {

@@ -26,6 +26,9 @@ public enum APIError: Error, CustomStringConvertible {
     /// `books[3].author.name`, or `<root>`) and `reason` explains it, including an empty body where
     /// a value was expected.
     case decoding(type: String, codingPath: String, reason: String)
+    /// The response body was longer than the client's ``APIClient/responseBodyLimit``: reading
+    /// stopped there and nothing past it was kept.
+    case responseTooLarge(limit: Int)
 
     /// The most bytes of a response body kept in ``unacceptableStatus(code:bodySnippet:)``.
     public static let bodySnippetLimit = 512
@@ -43,6 +46,8 @@ public enum APIError: Error, CustomStringConvertible {
                 : "unacceptable status \(code); body starts: \(snippet)"
         case .decoding(let type, let codingPath, let reason):
             "could not decode \(type) at \(codingPath): \(reason)"
+        case .responseTooLarge(let limit):
+            "the response body is longer than the limit of \(limit) bytes"
         }
     }
 

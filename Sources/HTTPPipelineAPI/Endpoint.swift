@@ -1,14 +1,10 @@
 public import Foundation
 public import HTTPPipeline
 
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
-
 /// One operation of an HTTP API, typed by the value its response decodes to.
 ///
 /// An endpoint is a plain value: method, path, query items, headers and an optional body. It knows
-/// nothing about hosts, transports or middleware; an ``APIClient`` turns it into a `URLRequest`
+/// nothing about hosts, transports or middleware; an ``APIClient`` turns it into an `HTTPRequest`
 /// against its base URL, sends it and decodes the reply into `Response`.
 ///
 /// ```swift
@@ -92,7 +88,7 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable {
     /// - Returns: The request, with method, URL, headers and body set.
     /// - Throws: ``APIError/invalidRequest(reason:)`` when the base URL is not an absolute HTTP
     ///   URL, the path is rejected (see ``EndpointPath``), or the body cannot be encoded.
-    public func urlRequest(baseURL: URL, encoder: JSONEncoder = JSONEncoder()) throws(APIError) -> URLRequest {
+    public func request(baseURL: URL, encoder: JSONEncoder = JSONEncoder()) throws(APIError) -> HTTPRequest {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = components.host, !host.isEmpty
@@ -118,14 +114,13 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable {
             throw .invalidRequest(reason: "the base URL and the endpoint path do not form a valid URL")
         }
 
-        var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
+        var request = HTTPRequest(method: method, url: url)
         if let body {
-            request.httpBody = try body.data(defaultEncoder: encoder)
-            request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
+            request.body = HTTPBody(try body.data(defaultEncoder: encoder))
+            request.fields["Content-Type"] = body.contentType
         }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            request.setValue(value, forHTTPHeaderField: name)
+            request.fields[name] = value
         }
         return request
     }
