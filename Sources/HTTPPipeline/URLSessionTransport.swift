@@ -5,34 +5,66 @@ public import FoundationNetworking
 public import Foundation
 #endif
 
-/// The production transport: sends requests with a `URLSession`.
+/// The production transport: sends requests with a `URLSession` and streams response bodies as
+/// they arrive.
 ///
+/// - **Streaming.** `send` returns when the response head arrives. A body whose
+///   `Content-Length` is at most ``bufferingLimit`` is read first and handed over buffered (the
+///   fast path for API calls); a longer one, or one of unknown length, comes as a single-pass
+///   stream of chunks as the network delivers them. When the reader falls more than 4 MiB behind,
+///   the transfer is paused until it catches up, so memory stays flat however large the body.
+///   Dropping a streamed body unread, or cancelling the task reading it, cancels the transfer.
+/// - **Request bodies.** A buffered body is sent as it is. A streamed one is read once (a
+///   single-pass stream is never read again) into a temporary file that is uploaded and then
+///   removed: `URLSession` on Linux has no way to take bytes from a stream while it sends, so the
+///   upload starts when the stream ends, with memory flat.
 /// - Cancelling the calling task cancels the underlying request at once and throws
 ///   `CancellationError`.
-/// - A request whose URL is not absolute `http`/`https` with a host fails with
+/// - A request whose URL is not absolute `http`/`https` with a host, or whose fields cannot be
+///   sent (a name that is not a token, a value holding CR, LF or NUL), fails with
 ///   ``HTTPTransportError/invalidRequest(reason:)`` before anything is sent. The scheme is
-///   compared ignoring case, as RFC 3986 says, and sent in lower case: `HTTP://host/` is sent as
-///   `http://host/` (`URLSession` on Linux would reject it as an unsupported URL).
+///   compared ignoring case, as RFC 3986 says, and sent in lower case.
 /// - A reply that is not an `HTTPURLResponse` fails with ``HTTPTransportError/nonHTTPResponse``.
 /// - Network failures surface as the `URLError` the session reported (timed out, connection
-///   lost, cannot connect, …), unchanged, so retry policies can inspect their codes.
+///   lost, cannot connect, …), unchanged, so retry policies can inspect their codes; one that
+///   happens in the middle of a streamed body is thrown by the read that meets it.
 /// - HTTP error statuses are returned, not thrown.
 ///
 /// `URLSession` already inflates `gzip`, `deflate` and `br` bodies and keeps the `Content-Encoding`
 /// header; decoding plugins above this transport must expect already-decoded bodies.
 ///
 /// Beyond about four concurrent requests to one host, a session with default settings opens new
-/// connections instead of reusing them; pass a session whose configuration sets
+/// connections instead of reusing them; pass a configuration that sets
 /// `httpMaximumConnectionsPerHost` where concurrency matters.
 public struct URLSessionTransport: HTTPTransport {
-    /// The session that sends every request.
-    public let session: URLSession
+    /// The most bytes of a body with a known `Content-Length` that is read before `send` returns
+    /// and handed over buffered; longer bodies stream.
+    public let bufferingLimit: Int
 
-    /// Creates a transport over a session.
+    @usableFromInline let owner: SessionOwner
+
+    /// The session that sends every request; its delegate belongs to the transport.
+    public var session: URLSession { owner.session }
+
+    /// Creates a transport with a session of its own.
     ///
-    /// - Parameter session: The session to send with; `URLSession.shared` by default.
-    public init(session: URLSession = .shared) {
-        self.session = session
+    /// - Parameters:
+    ///   - configuration: The session's configuration; `.default` by default.
+    ///   - bufferingLimit: The most bytes of a body of known length handed over buffered; 256 KiB
+    ///     by default.
+    public init(configuration: URLSessionConfiguration = .default, bufferingLimit: Int = 256 << 10) {
+        self.owner = SessionOwner(configuration: configuration)
+        self.bufferingLimit = max(bufferingLimit, 0)
+    }
+
+    /// Creates a transport with a session of its own that has `session`'s configuration.
+    ///
+    /// The transport needs its own delegate to stream bodies, so it never sends through `session`
+    /// itself; only its configuration (timeouts, connection limits, cookies, caches) is used.
+    ///
+    /// - Parameter session: The session whose configuration to use.
+    public init(session: URLSession) {
+        self.init(configuration: session.configuration)
     }
 
     /// Sends a request with the session.
@@ -41,32 +73,53 @@ public struct URLSessionTransport: HTTPTransport {
     /// the `HTTPURLResponse` to an ``HTTPResponseHead`` once.
     ///
     /// - Parameter request: The request to send.
-    /// - Returns: The response.
+    /// - Returns: The response: its head, and its body buffered or streaming.
     /// - Throws: ``HTTPTransportError`` for a request that cannot be sent or a non-HTTP reply,
-    ///   `CancellationError` when the calling task is cancelled, `URLError` for network failures.
+    ///   `CancellationError` when the calling task is cancelled, `URLError` for network failures,
+    ///   or what reading a streamed request body threw.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = try Self.validated(URLRequest(request.head))
+        var spool: RequestSpool?
         if let body = request.body {
-            urlRequest.httpBody = try await body.collect(upTo: Int.max)
+            if let data = body.bufferedData {
+                urlRequest.httpBody = data
+            } else {
+                spool = try await RequestSpool(body)
+            }
         }
+        defer { spool?.remove() }
         try Task.checkCancellation()
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
-            throw CancellationError()
-        }
+        let exchange = SessionExchange()
+        let task: URLSessionTask =
+            if let spool { session.uploadTask(with: urlRequest, fromFile: spool.file) } else { session.dataTask(with: urlRequest) }
+        let response = try await exchange.start(task, router: owner.router)
         guard let http = response as? HTTPURLResponse else {
+            task.cancel()
             throw HTTPTransportError.nonHTTPResponse
         }
-        return HTTPResponse(head: HTTPResponseHead(http), body: HTTPBody(data))
+        let head = HTTPResponseHead(http)
+        // URLSession decodes a body it knows the coding of: then the wire length says nothing
+        // about the bytes handed over.
+        let length = head.fields["Content-Encoding"] == nil && http.expectedContentLength >= 0 ? Int(http.expectedContentLength) : nil
+        let reader = SessionExchange.Reader(exchange)
+        guard let length, length <= bufferingLimit else {
+            return HTTPResponse(head: head, body: HTTPBody(stream: SessionExchange.Chunks(reader: reader), length: length))
+        }
+        var data = Data(capacity: length)
+        while let chunk = try await reader.next() {
+            data.append(chunk)
+            if data.count > bufferingLimit {
+                // The server sent more than it announced: the rest streams, after what was read.
+                return HTTPResponse(head: head, body: HTTPBody(stream: SessionExchange.Chunks(reader: reader, first: data)))
+            }
+        }
+        return HTTPResponse(head: head, body: HTTPBody(data))
     }
 
     /// The request as the session is to get it: checked, with its URL's scheme in lower case.
     ///
     /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` when it cannot be sent.
-    static func validated(_ request: URLRequest) throws -> URLRequest {
+    static func validated(_ request: URLRequest) throws(HTTPTransportError) -> URLRequest {
         guard let url = request.url else {
             throw HTTPTransportError.invalidRequest(reason: "the request has no URL")
         }

@@ -1,0 +1,58 @@
+#if canImport(FoundationNetworking)
+import Foundation
+import FoundationNetworking
+#else
+import Foundation
+#endif
+
+/// Owns a transport's session: made with the transport's delegate, invalidated when the last
+/// copy of the transport is gone (a session keeps its delegate until it is invalidated).
+@usableFromInline
+final class SessionOwner: Sendable {
+    let router = SessionRouter()
+    let session: URLSession
+
+    init(configuration: URLSessionConfiguration) {
+        session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+}
+
+/// The session's delegate: hands each task's events to the exchange waiting for them.
+///
+/// `@unchecked Sendable` because `NSObject` is not `Sendable`; its one stored property is a
+/// `Locked` table, so every access to its state is under that lock, from whatever queue
+/// URLSession calls it on.
+final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let exchanges = Locked([Int: SessionExchange]())
+
+    func register(_ exchange: SessionExchange, for task: URLSessionTask) {
+        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+    }
+
+    private func exchange(for task: URLSessionTask) -> SessionExchange? {
+        exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        exchange(for: dataTask)?.receive(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(for: dataTask)?.receive(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        exchange?.complete(error)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A streamed request body written to a temporary file, for `URLSession` to upload from: the
+/// stream is read once, chunk by chunk, and never held in memory whole.
+struct RequestSpool {
+    let file: URL
+
+    /// Reads `body` into a new temporary file.
+    ///
+    /// - Throws: What reading the body threw (``HTTPBodyError/alreadyConsumed`` for a single-pass
+    ///   body read before), or a file error; the file is removed either way.
+    init(_ body: HTTPBody) async throws {
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("http-pipeline-upload-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: file)
+            defer { try? handle.close() }
+            for try await chunk in body {
+                try handle.write(contentsOf: chunk)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+        self.file = file
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: file)
+    }
+}
