@@ -71,16 +71,16 @@ enum EndToEndBench {
             )
         )
         let clients: [(String, any HTTPTransport)] = [("bare", bare), ("pipeline", pipeline)]
-        let request = URLRequest(url: target.url)
+        let request = HTTPRequest(url: target.url)
         for (_, client) in clients { _ = try await run(client, request, requests: 200, tasks: concurrentTasks) }
         var entries: [(String, Double)] = []
         // The same request with the three headers the pipeline adds already set: the bare transport
         // then sends the very bytes the pipeline sends, and the pipeline's layers find nothing to
         // add, so the ratio is the cost of the layers' own code.
         var sameHeaders = request
-        sameHeaders.setValue("pipeline-bench/1", forHTTPHeaderField: "User-Agent")
-        sameHeaders.setValue("Bearer bench-token", forHTTPHeaderField: "Authorization")
-        sameHeaders.setValue("gzip, deflate", forHTTPHeaderField: "Accept-Encoding")
+        sameHeaders.fields["User-Agent"] = "pipeline-bench/1"
+        sameHeaders.fields["Authorization"] = "Bearer bench-token"
+        sameHeaders.fields["Accept-Encoding"] = "gzip, deflate"
         let modes = [
             ("sequential", 1, request), ("concurrent\(concurrentTasks)", concurrentTasks, request),
             ("sequential_same_headers", 1, sameHeaders),
@@ -112,7 +112,7 @@ enum EndToEndBench {
     /// Sends `requests` requests split over `tasks` tasks; returns requests per second.
     private static func run(
         _ client: any HTTPTransport,
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         requests: Int,
         tasks: Int
     ) async throws -> Double {
@@ -123,9 +123,10 @@ enum EndToEndBench {
                 let share = requests / tasks + (task < requests % tasks ? 1 : 0)
                 group.addTask {
                     for _ in 0..<share {
-                        let (data, response) = try await client.send(request)
-                        guard response.statusCode == 200, data == body else {
-                            throw EndToEndError(status: response.statusCode, bytes: data.count)
+                        let response = try await client.send(request)
+                        let data = try await response.body.collect(upTo: 1 << 20)
+                        guard response.status == 200, data == body else {
+                            throw EndToEndError(status: response.status, bytes: data.count)
                         }
                     }
                 }

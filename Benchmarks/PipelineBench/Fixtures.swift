@@ -1,24 +1,18 @@
-import Foundation
 import HTTPPipeline
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Answers every request from memory with one prepared response: the transport costs next to
 /// nothing, so what is measured is the chain.
 struct InMemoryTransport: HTTPTransport {
-    let body: Data
-    let response: HTTPURLResponse
+    let response: HTTPResponse
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        (body, response)
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        response
     }
 }
 
 /// A middleware that does nothing but call `next`: the cost of one hop and nothing else.
 struct NoOp: HTTPMiddleware {
-    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         try await next(request)
     }
 }
@@ -27,16 +21,16 @@ struct NoOp: HTTPMiddleware {
 /// list into nested closures.
 protocol ClosureMiddleware: Sendable {
     func intercept(
-        _ request: URLRequest,
-        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
-    ) async throws -> (Data, HTTPURLResponse)
+        _ request: HTTPRequest,
+        next: @Sendable (HTTPRequest) async throws -> HTTPResponse
+    ) async throws -> HTTPResponse
 }
 
 struct ClosureNoOp: ClosureMiddleware {
     func intercept(
-        _ request: URLRequest,
-        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
-    ) async throws -> (Data, HTTPURLResponse) {
+        _ request: HTTPRequest,
+        next: @Sendable (HTTPRequest) async throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
         try await next(request)
     }
 }
@@ -47,9 +41,9 @@ struct ClosureFoldingClient: HTTPTransport {
     let middlewares: [any ClosureMiddleware]
     let transport: InMemoryTransport
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let transport = self.transport
-        var next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse) = {
+        var next: @Sendable (HTTPRequest) async throws -> HTTPResponse = {
             try await transport.send($0)
         }
         for middleware in middlewares.reversed() {

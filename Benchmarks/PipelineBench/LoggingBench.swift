@@ -2,10 +2,6 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineLogging
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A sink that formats every record, as a real sink would, and keeps only a byte count.
 struct FormattingSink: HTTPLogSink {
     let bytes = Locked(0)
@@ -21,31 +17,27 @@ struct FormattingSink: HTTPLogSink {
 enum LoggingBench {
     static let levels: [LogLevel] = [.none, .basic, .headers]
 
-    static func request() -> URLRequest {
+    static func request() -> HTTPRequest {
         let url =
             URL(string: "https://api.example.com/v1/books/42?access_token=abc123&page=2&lang=en")
             ?? URL(fileURLWithPath: "/")
-        var request = URLRequest(url: url)
-        request.setValue("Bearer eyJhbGciOiJIUzI1NiJ9.e30.signature", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("Shelf/2.3 (Linux) swift-http-pipeline/0.1", forHTTPHeaderField: "User-Agent")
-        request.setValue("7f7a3c1e-5d1b-4f3e-9a57-1c2d3e4f5a6b", forHTTPHeaderField: "X-Request-ID")
+        var request = HTTPRequest(url: url)
+        request.fields["Authorization"] = "Bearer eyJhbGciOiJIUzI1NiJ9.e30.signature"
+        request.fields["Accept"] = "application/json"
+        request.fields["User-Agent"] = "Shelf/2.3 (Linux) swift-http-pipeline/0.1"
+        request.fields["X-Request-ID"] = "7f7a3c1e-5d1b-4f3e-9a57-1c2d3e4f5a6b"
         return request
     }
 
     static func transport() -> InMemoryTransport {
-        let headers = [
-            "Content-Type": "application/json; charset=utf-8",
+        let fields: HTTPFields = [
             "Cache-Control": "max-age=60",
-            "Set-Cookie": "session=abcdef0123456789; Path=/; HttpOnly",
+            "Content-Type": "application/json; charset=utf-8",
             "ETag": "\"33a64df551425fcc55e4d42a148795d9f25f89d4\"",
+            "Set-Cookie": "session=abcdef0123456789; Path=/; HttpOnly",
         ]
-        let url = request().url ?? URL(fileURLWithPath: "/")
-        guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
-        else {
-            fatalError("Foundation could not build a constant response")
-        }
-        return InMemoryTransport(body: Data(#"{"id":42,"title":"Dune"}"#.utf8), response: response)
+        return InMemoryTransport(
+            response: HTTPResponse(status: 200, fields: fields, body: HTTPBody(Data(#"{"id":42,"title":"Dune"}"#.utf8))))
     }
 
     static func chains() -> [(key: String, transport: any HTTPTransport)] {

@@ -1,20 +1,15 @@
-import Foundation
 import HTTPPipeline
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Sends `iterations` requests one after another and returns the nanoseconds each took on
 /// average. Generic, so each chain's concrete type is specialised into its own loop.
 @inline(never)
-func measure<T: HTTPTransport>(_ transport: T, request: URLRequest, iterations: Int) async -> Double {
+func measure<T: HTTPTransport>(_ transport: T, request: HTTPRequest, iterations: Int) async -> Double {
     let clock = ContinuousClock()
     var statusSum = 0
     let start = clock.now
     for _ in 0..<iterations {
         do {
-            statusSum &+= try await transport.send(request).1.statusCode
+            statusSum &+= try await transport.send(request).status
         } catch {
             statusSum &-= 1
         }
@@ -29,7 +24,7 @@ func measure<T: HTTPTransport>(_ transport: T, request: URLRequest, iterations: 
 /// the median per chain.
 func runChains(
     _ chains: [(key: String, transport: any HTTPTransport)],
-    request: URLRequest,
+    request: HTTPRequest,
     iterations: Int,
     rounds: Int
 ) async -> [String: Double] {
@@ -46,6 +41,6 @@ func runChains(
 }
 
 /// Opens the existential so `measure` runs specialised for the chain's concrete type.
-func measureOpened(_ transport: any HTTPTransport, _ request: URLRequest, _ iterations: Int) async -> Double {
+func measureOpened(_ transport: any HTTPTransport, _ request: HTTPRequest, _ iterations: Int) async -> Double {
     await measure(transport, request: request, iterations: iterations)
 }

@@ -3,10 +3,6 @@ import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineRetry
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A credential source that always has the same valid token: the auth happy path.
 struct StaticSource: CredentialSource {
     func currentCredential() async throws -> Credential? { .bearer("bench-token") }
@@ -69,20 +65,8 @@ actor SlowRefreshSource: CredentialSource {
 
 /// Answers 200 to the fresh token and 401 to anything else.
 struct TokenCheckingTransport: HTTPTransport {
-    let ok: HTTPURLResponse
-    let unauthorized: HTTPURLResponse
-
-    init() {
-        let url = URL(fileURLWithPath: "/")
-        guard let ok = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil),
-            let unauthorized = HTTPURLResponse(url: url, statusCode: 401, httpVersion: nil, headerFields: nil)
-        else { fatalError("Foundation could not build a constant response") }
-        self.ok = ok
-        self.unauthorized = unauthorized
-    }
-
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        (Data(), request.value(forHTTPHeaderField: "Authorization") == "Bearer fresh" ? ok : unauthorized)
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        HTTPResponse(status: request.fields["Authorization"] == "Bearer fresh" ? 200 : 401)
     }
 }
 
@@ -93,12 +77,12 @@ enum AuthStormBench {
     {
         let source = SlowRefreshSource(latency: latency)
         let pipeline = Pipeline(transport: TokenCheckingTransport()) { AuthMiddleware(source: source) }
-        let request = URLRequest(url: URL(fileURLWithPath: "/me"))
+        let request = HTTPRequest(url: URL(fileURLWithPath: "/me"))
         let clock = ContinuousClock()
         let start = clock.now
         let succeeded = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<requests {
-                group.addTask { (try? await pipeline.send(request).1.statusCode) == 200 }
+                group.addTask { (try? await pipeline.send(request).status) == 200 }
             }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }

@@ -2,21 +2,13 @@ import Dispatch
 import Foundation
 import HTTPPipeline
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 // pipeline-bench: the per-request cost of the middleware chain and the plugins. `--help` lists
 // the suites and flags (Options.swift).
 //
 // `main` is synchronous and waits for the async work: valgrind 3.19 crashes on an async main.
 
 func makeTransport() -> InMemoryTransport {
-    let url = URL(fileURLWithPath: "/")
-    guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:]) else {
-        fatalError("Foundation could not build a constant response")
-    }
-    return InMemoryTransport(body: Data("ok".utf8), response: response)
+    InMemoryTransport(response: HTTPResponse(status: 200, body: HTTPBody(Data("ok".utf8))))
 }
 
 func chain(_ family: Family, _ layers: Int, _ transport: InMemoryTransport) -> any HTTPTransport {
@@ -32,7 +24,7 @@ func run(_ options: Options) async {
     var report = Report(medians: [:], families: [], counts: [])
     if options.suite == "all" || options.suite == "chains" {
         let transport = makeTransport()
-        let request = URLRequest(url: URL(fileURLWithPath: "/bench"))
+        let request = HTTPRequest(url: URL(fileURLWithPath: "/bench"))
         let families = options.only.map { [$0] } ?? Family.allCases
         let counts = options.layers.map { [$0] } ?? layerCounts
         var chains: [(key: String, transport: any HTTPTransport)] = []

@@ -19,23 +19,24 @@ struct FaultInjectingTransport: HTTPTransport {
     let server: SoakServer
     let configuration: SoakConfiguration
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let token = request.value(forHTTPHeaderField: "Authorization")?.dropFirst("Bearer ".count)
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let token = request.fields["Authorization"]?.dropFirst("Bearer ".count)
         let presented = token.map(String.init)
-        if let url = request.url, url.path == SoakRequest.checkPath {
+        let url = request.url
+        if url.path == SoakRequest.checkPath {
             server.checked(presented)
             let accepted = server.accepts(presented, id: nil, attempt: 0)
-            return (Data(), try Self.response(url: url, status: accepted ? 204 : 401))
+            return HTTPResponse(status: accepted ? 204 : 401)
         }
-        guard let url = request.url, let id = SoakRequest.id(of: url) else {
-            return (Data(), try Self.response(url: request.url, status: 400))
+        guard let id = SoakRequest.id(of: url) else {
+            return HTTPResponse(status: 400)
         }
         guard server.accepts(presented, id: id, attempt: HTTPAttempt.current ?? 0) else {
-            return (Data(), try Self.response(url: url, status: 401))
+            return HTTPResponse(status: 401)
         }
         if url.path.hasSuffix("/hang") {
             try await Task.sleep(for: .seconds(5))
-            return (Data(), try Self.response(url: url, status: 599))
+            return HTTPResponse(status: 599)
         }
         var random = SeededRandomNumberGenerator(seed: schedule(id: id, token: presented))
         var roll = Double.random(in: 0..<1, using: &random)
@@ -46,17 +47,17 @@ struct FaultInjectingTransport: HTTPTransport {
         switch fault {
         case .revocation:
             _ = server.revoke(presented)
-            return (Data(), try Self.response(url: url, status: 401))
+            return HTTPResponse(status: 401)
         case .unavailable:
-            return (Data(), try Self.response(url: url, status: 503))
+            return HTTPResponse(status: 503)
         case .throttled:
-            return (Data(), try Self.response(url: url, status: 429, headers: ["Retry-After": "0"]))
+            return HTTPResponse(status: 429, fields: ["Retry-After": "0"])
         case .transportError:
             throw URLError(Bool.random(using: &random) ? .networkConnectionLost : .timedOut)
         case .corruptGzip:
             var body = try SoakRequest.body(id: id)
             body[body.count / 2] ^= 0xFF
-            return (body, try Self.response(url: url, status: 200, headers: ["Content-Encoding": "gzip"]))
+            return HTTPResponse(status: 200, fields: ["Content-Encoding": "gzip"], body: HTTPBody(body))
         case .delay:
             let microseconds = Int.random(in: 0...max(0, Int(configuration.maximumDelay.seconds * 1e6)), using: &random)
             try await Task.sleep(for: .microseconds(microseconds))
@@ -64,7 +65,7 @@ struct FaultInjectingTransport: HTTPTransport {
             break
         }
         let body = try SoakRequest.body(id: id)
-        return (body, try Self.response(url: url, status: 200, headers: ["Content-Encoding": "gzip"]))
+        return HTTPResponse(status: 200, fields: ["Content-Encoding": "gzip"], body: HTTPBody(body))
     }
 
     private enum Fault: CaseIterable {
@@ -89,14 +90,6 @@ struct FaultInjectingTransport: HTTPTransport {
         var seed = hasher.next() ^ UInt64(HTTPAttempt.current ?? 0) &* 0xBF58_476D
         for byte in (token ?? "").utf8 { seed = (seed ^ UInt64(byte)) &* 0x100_0000_01B3 }
         return seed
-    }
-
-    private static func response(url: URL?, status: Int, headers: [String: String] = [:]) throws -> HTTPURLResponse {
-        let url = url ?? URL(fileURLWithPath: "/")
-        guard
-            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-        else { throw SoakError.cannotBuildResponse(status: status) }
-        return response
     }
 }
 

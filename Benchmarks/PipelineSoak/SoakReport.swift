@@ -64,8 +64,3 @@ package struct SoakReport: Sendable {
         return Double(after - before) / 1e6
     }
 }
-
-/// Why the soak transport could not answer.
-enum SoakError: Error {
-    case cannotBuildResponse(status: Int)
-}

@@ -86,7 +86,7 @@ package enum SoakRun {
         report.residentAfter = ResidentMemory.current()
         tally.finish(into: &report)
         report.violations += outcomeBounds(report, configuration)
-        _ = try? await pipeline.send(URLRequest(url: SoakRequest.checkURL))
+        _ = try? await pipeline.send(HTTPRequest(url: SoakRequest.checkURL))
         if !server.storageHoldsTheCredentialInUse {
             report.violations.append("storage does not hold the credential the pipeline uses")
         }
@@ -169,32 +169,37 @@ package enum SoakRun {
     ) async {
         var random = SeededRandomNumberGenerator(seed: configuration.seed &+ UInt64(id) &* 0xD1B5_4A32_D192_ED03)
         let cancels = Double.random(in: 0..<1, using: &random) < configuration.cancellationRate
-        let request = URLRequest(url: SoakRequest.url(id: id, hang: cancels))
-        let result: Result<(Data, HTTPURLResponse), any Error>
+        let request = HTTPRequest(url: SoakRequest.url(id: id, hang: cancels))
+        // The exchange ends when the caller has the body: reading it is part of the request.
+        let exchange: @Sendable () async throws -> (HTTPResponse, Data) = {
+            let response = try await pipeline.send(request)
+            return (response, try await response.body.collect(upTo: 1 << 20))
+        }
+        let result: Result<(HTTPResponse, Data), any Error>
         if cancels {
-            let task = Task { try await pipeline.send(request) }
+            let task = Task { try await exchange() }
             try? await Task.sleep(for: .milliseconds(1))
             task.cancel()
             result = await task.result
         } else {
-            do { result = .success(try await pipeline.send(request)) } catch { result = .failure(error) }
+            do { result = .success(try await exchange()) } catch { result = .failure(error) }
         }
         tally.record(id, classify(result, id: id, cancelled: cancels))
     }
 
     private static func classify(
-        _ result: Result<(Data, HTTPURLResponse), any Error>,
+        _ result: Result<(HTTPResponse, Data), any Error>,
         id: Int,
         cancelled: Bool
     ) -> (SoakOutcome?, String?) {
         switch result {
-        case .success(let (body, response)):
+        case .success(let (response, body)):
             // A request to be cancelled waits for its cancel only once the server accepted its
             // token: a 401 that ended it sooner (a replay that met a second revocation) is fair.
-            if cancelled, response.statusCode != 401 {
-                return (.status(response.statusCode), "request \(id) was cancelled but answered")
+            if cancelled, response.status != 401 {
+                return (.status(response.status), "request \(id) was cancelled but answered")
             }
-            guard response.statusCode == 200 else { return (.status(response.statusCode), nil) }
+            guard response.status == 200 else { return (.status(response.status), nil) }
             guard body == SoakRequest.expectedBody(id: id) else {
                 return (.ok, "request \(id) got a body that is not its own, decoded exactly once")
             }

@@ -49,7 +49,7 @@ package enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
     case notFound
     /// The service cannot answer now but may later: 429, 502, 503, 504 or a transport failure.
     case unavailable
-    /// Anything else: other statuses, undecodable replies, requests that cannot be built.
+    /// Anything else: other statuses, undecodable or oversized replies, requests that cannot be built.
     case failed
 
     /// A one-line explanation.
@@ -84,7 +84,7 @@ package enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
             return .unavailable
         case .transport:
             return .unavailable
-        case .unacceptableStatus, .decoding, .invalidRequest:
+        case .unacceptableStatus, .decoding, .invalidRequest, .responseTooLarge:
             return .failed
         }
     }

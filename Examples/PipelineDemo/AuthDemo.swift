@@ -4,10 +4,6 @@ import HTTPPipelineAuth
 import HTTPPipelineLogging
 import HTTPPipelineTesting
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A token service on the loopback server: `/token` rotates the access and refresh tokens;
 /// `/me/shelf` accepts only the current access token.
 final class DemoTokenServer: Sendable {
@@ -54,11 +50,11 @@ actor DemoCredentialSource: CredentialSource {
     func currentCredential() -> Credential? { .bearer(access) }
 
     func refreshCredential(after failed: Credential?) async throws -> Credential {
-        var request = URLRequest(url: tokenEndpoint)
-        request.httpMethod = "POST"
-        request.httpBody = Data("refresh_token=\(refresh)".utf8)
-        let (data, response) = try await transport.send(request)
-        guard response.statusCode == 200,
+        let request = HTTPRequest(
+            method: .post, url: tokenEndpoint, body: HTTPBody(Data("refresh_token=\(refresh)".utf8)))
+        let response = try await transport.send(request)
+        guard response.status == 200,
+            let data = try? await response.body.collect(upTo: 1 << 16),
             let tokens = try? JSONDecoder().decode([String: String].self, from: data),
             let newAccess = tokens["access_token"], let newRefresh = tokens["refresh_token"]
         else { throw RefreshTokenRejected() }
@@ -85,13 +81,13 @@ func showAuth(server: LoopbackServer, transport: URLSessionTransport) async thro
     heading("Auth: 20 concurrent requests meet an expired token")
     print("   \(pipeline)")
     let shelf = server.baseURL.appendingPathComponent("me/shelf")
-    _ = try await pipeline.send(URLRequest(url: shelf))
+    _ = try await pipeline.send(HTTPRequest(url: shelf))
     tokens.expireAccessToken()
     sink.reset()
     let before = server.requests.count
     let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
         for _ in 0..<20 {
-            group.addTask { try await pipeline.send(URLRequest(url: shelf)).1.statusCode }
+            group.addTask { try await pipeline.send(HTTPRequest(url: shelf)).status }
         }
         return try await group.reduce(into: [Int]()) { $0.append($1) }
     }

@@ -1,9 +1,4 @@
-import Foundation
 import HTTPPipeline
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Stamps every request with a request ID and a client name, so the server (and any layer
 /// inside this one) can tell requests apart.
@@ -11,14 +6,14 @@ struct HeaderStamp: HTTPMiddleware {
     let client: String
     let report: Report
 
-    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         report.saw(name, .request, request)
         var stamped = request
-        stamped.setValue(report.nextRequestID(), forHTTPHeaderField: "X-Request-ID")
-        stamped.setValue(client, forHTTPHeaderField: "X-Client")
-        let (data, response) = try await next(stamped)
-        report.saw(name, .response(response.statusCode, data.count), request)
-        return (data, response)
+        stamped.fields["X-Request-ID"] = report.nextRequestID()
+        stamped.fields["X-Client"] = client
+        let response = try await next(stamped)
+        report.saw(name, .response(response.status, response.body.length), request)
+        return response
     }
 }
 
@@ -27,14 +22,15 @@ struct HeaderStamp: HTTPMiddleware {
 struct TimingLog: HTTPMiddleware {
     let report: Report
 
-    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         report.saw(name, .request, request)
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let (data, response) = try await next(request)
-            report.saw(name, .response(response.statusCode, data.count), request, took: start.duration(to: clock.now))
-            return (data, response)
+            let response = try await next(request)
+            report.saw(
+                name, .response(response.status, response.body.length), request, took: start.duration(to: clock.now))
+            return response
         } catch {
             report.saw(name, .failure(error), request, took: start.duration(to: clock.now))
             throw error

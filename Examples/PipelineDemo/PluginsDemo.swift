@@ -30,8 +30,8 @@ func showPlugins(server: LoopbackServer, transport: URLSessionTransport) async t
         URLQueryItem(name: "access_token", value: queryToken), URLQueryItem(name: "page", value: "1"),
     ]
     guard let url = components?.url else { throw URLError(.badURL) }
-    var request = URLRequest(url: url)
-    request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
+    var request = HTTPRequest(url: url)
+    request.fields["Authorization"] = "Bearer \(bearer)"
     _ = try await pipeline.send(request)
 
     for line in sink.text.split(separator: "\n") { print("   " + line) }

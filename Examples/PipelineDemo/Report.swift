@@ -1,15 +1,13 @@
 import Foundation
 import HTTPPipeline
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Collects, in order, what each demo layer saw, and prints it.
 final class Report: Sendable {
     enum Event {
         case request
-        case response(Int, Int)
+        /// A status and the body's length: `nil` for a streamed body of unknown length, which
+        /// the layers pass on without reading it.
+        case response(Int, Int?)
         case failure(any Error)
     }
 
@@ -23,16 +21,16 @@ final class Report: Sendable {
         }
     }
 
-    func saw(_ layer: String, _ event: Event, _ request: URLRequest, took: Duration? = nil) {
-        let what = "\(request.httpMethod ?? "GET") \(request.url?.path ?? "?")"
-        let id = request.value(forHTTPHeaderField: "X-Request-ID") ?? "none"
+    func saw(_ layer: String, _ event: Event, _ request: HTTPRequest, took: Duration? = nil) {
+        let what = "\(request.method.rawValue) \(request.url.path)"
+        let id = request.fields["X-Request-ID"] ?? "none"
         let line: String
         switch event {
         case .request:
             line = "→ \(pad(layer)) request   \(what)   X-Request-ID: \(id)"
         case .response(let status, let bytes):
             line =
-                "← \(pad(layer)) response  \(status), \(bytes) bytes"
+                "← \(pad(layer)) response  \(status), \(bytes.map { "\($0) bytes" } ?? "a streamed body")"
                 + (took.map { "   after \(milliseconds($0))" } ?? "")
         case .failure(let error):
             line = "← \(pad(layer)) error     \(type(of: error))" + (took.map { "   after \(milliseconds($0))" } ?? "")

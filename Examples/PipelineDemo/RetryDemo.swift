@@ -4,10 +4,6 @@ import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineTesting
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A route that fails twice with 503 and then answers, recovered by retry; logging inside retry
 /// records every attempt with its number.
 func showRetry(server: LoopbackServer, transport: URLSessionTransport) async throws {
@@ -28,9 +24,10 @@ func showRetry(server: LoopbackServer, transport: URLSessionTransport) async thr
     }
     heading("Retry: a route that fails twice, then answers")
     print("   \(pipeline)")
-    let (data, response) = try await pipeline.send(URLRequest(url: server.baseURL.appendingPathComponent("flaky")))
+    let response = try await pipeline.send(HTTPRequest(url: server.baseURL.appendingPathComponent("flaky")))
+    let data = try await response.body.collect(upTo: 1 << 16)
     for line in sink.text.split(separator: "\n") { print("   " + line) }
     print(
-        "   the caller saw: \(response.statusCode) \"\(String(decoding: data, as: UTF8.self))\" after \(sink.records.count) attempts"
+        "   the caller saw: \(response.status) \"\(String(decoding: data, as: UTF8.self))\" after \(sink.records.count) attempts"
     )
 }

@@ -38,7 +38,7 @@ func makeServer() throws -> LoopbackServer {
 }
 
 func send(_ path: String, through pipeline: some HTTPTransport, server: LoopbackServer) async {
-    let request = URLRequest(url: server.baseURL.appendingPathComponent(path))
+    let request = HTTPRequest(url: server.baseURL.appendingPathComponent(path))
     do {
         _ = try await pipeline.send(request)
     } catch {

@@ -91,6 +91,15 @@ struct BookDetailServiceTests {
         }
     }
 
+    @Test("A reply longer than the client's body limit fails")
+    func oversizedReplyFails() async throws {
+        let base = try #require(URL(string: "https://library.example"))
+        let client = APIClient(baseURL: base, transport: scriptedLibrary(), responseBodyLimit: 16)
+        await #expect(throws: FeatureError.failed) {
+            try await BookDetailService(client: client).detail(for: 7)
+        }
+    }
+
     @Test("An undecodable reply or an unknown availability fails")
     func undecodableReplyFails() async throws {
         let garbled = scriptedLibrary(overriding: ["/authors/3": .ok(#"{"id":3}"#)])
@@ -108,7 +117,7 @@ struct BookDetailServiceTests {
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()
         let slowRequestWasCancelled = Locked(false)
         let transport = ScriptedTransport { request in
-            switch request.url?.path {
+            switch request.url.path {
             case "/me/loans":
                 // The slow sibling: it would answer in a minute, unless it is cancelled.
                 startedContinuation.yield()
@@ -125,7 +134,7 @@ struct BookDetailServiceTests {
                 _ = await iterator.next()
                 return .status(503)
             default:
-                let (status, body) = LibraryCatalogue.reply(path: request.url?.path ?? "/", query: nil)
+                let (status, body) = LibraryCatalogue.reply(path: request.url.path, query: nil)
                 return .status(status, body: body)
             }
         }

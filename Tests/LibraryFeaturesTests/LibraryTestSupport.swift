@@ -14,11 +14,11 @@ func scriptedLibrary(
     overriding overrides: [String: ScriptedTransport.Reply] = [:]
 ) -> ScriptedTransport {
     ScriptedTransport { request in
-        let path = request.url?.path ?? "/"
+        let path = request.url.path.isEmpty ? "/" : request.url.path
         if let reply = overrides[path] {
             return reply
         }
-        let (status, body) = LibraryCatalogue.reply(path: path, query: request.url?.query)
+        let (status, body) = LibraryCatalogue.reply(path: path, query: request.url.query)
         return .status(status, body: body)
     }
 }

@@ -7,10 +7,6 @@ import Testing
 
 @testable import PipelineDemo
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Auth end to end: `URLSessionTransport`, the loopback server's token endpoint that rotates both
 /// tokens on every refresh, and a credential source that calls it through a pipeline without auth.
 @Suite struct AuthEndToEndTests {
@@ -25,13 +21,13 @@ import FoundationNetworking
         let source = DemoCredentialSource(
             tokenEndpoint: server.baseURL.appendingPathComponent("token"), transport: tokenClient)
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source) }
-        let shelf = URLRequest(url: server.baseURL.appendingPathComponent("me/shelf"))
+        let shelf = HTTPRequest(url: server.baseURL.appendingPathComponent("me/shelf"))
 
-        #expect(try await pipeline.send(shelf).1.statusCode == 200)
+        #expect(try await pipeline.send(shelf).status == 200)
         for round in 1...3 {
             tokens.expireAccessToken()
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<10 { group.addTask { try await pipeline.send(shelf).1.statusCode } }
+                for _ in 0..<10 { group.addTask { try await pipeline.send(shelf).status } }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses == Array(repeating: 200, count: 10), "round \(round)")

@@ -26,10 +26,10 @@ import FoundationNetworking
         let transport = ScriptedTransport([.ok(), .ok()])
         let pipeline = Pipeline(transport: transport) { HeaderStamp(client: "demo", report: Report()) }
         let url = URL(string: "http://example.invalid/x") ?? URL(fileURLWithPath: "/")
-        _ = try await pipeline.send(URLRequest(url: url))
-        _ = try await pipeline.send(URLRequest(url: url))
-        #expect(transport.requests.map { $0.value(forHTTPHeaderField: "X-Request-ID") } == ["req-1", "req-2"])
-        #expect(transport.requests.allSatisfy { $0.value(forHTTPHeaderField: "X-Client") == "demo" })
+        _ = try await pipeline.send(HTTPRequest(url: url))
+        _ = try await pipeline.send(HTTPRequest(url: url))
+        #expect(transport.requests.map { $0.fields["X-Request-ID"] } == ["req-1", "req-2"])
+        #expect(transport.requests.allSatisfy { $0.fields["X-Client"] == "demo" })
     }
 
     @Test func timingLogReportsTheStatusItSawOrTheError() async throws {
@@ -38,8 +38,8 @@ import FoundationNetworking
             TimingLog(report: report)
         }
         let url = URL(string: "http://example.invalid/x") ?? URL(fileURLWithPath: "/")
-        _ = try await pipeline.send(URLRequest(url: url))
-        await #expect(throws: URLError(.timedOut)) { try await pipeline.send(URLRequest(url: url)) }
+        _ = try await pipeline.send(HTTPRequest(url: url))
+        await #expect(throws: URLError(.timedOut)) { try await pipeline.send(HTTPRequest(url: url)) }
         let lines = report.flush()
         #expect(lines.count == 4)
         #expect(lines[1].contains("404"))

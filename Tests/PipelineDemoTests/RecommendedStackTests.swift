@@ -22,7 +22,7 @@ import FoundationNetworking
     @Test func readmeStackRecoversFromA503AndAnExpiredTokenAndLogsEachAttemptRedacted() async throws {
         let sink = InMemoryLogSink()
         let transport = ScriptedTransport { request in
-            let token = request.value(forHTTPHeaderField: "Authorization")
+            let token = request.fields["Authorization"]
             if token == "Bearer t-old" { return .status(401) }
             return .ok("{\"ok\":true}")
         }
@@ -42,24 +42,23 @@ import FoundationNetworking
             client.description
                 == "Pipeline(DefaultHeaders -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport)"
         )
-        let (data, response) = try await client.send(
-            URLRequest(url: URL(string: "https://api.example.invalid/me") ?? URL(fileURLWithPath: "/")))
-        #expect(response.statusCode == 200)
+        let response = try await client.send(
+            HTTPRequest(url: URL(string: "https://api.example.invalid/me") ?? URL(fileURLWithPath: "/")))
+        #expect(response.status == 200)
+        let data = try await response.body.collect(upTo: 1 << 20)
         #expect(String(decoding: data, as: UTF8.self) == "{\"ok\":true}")
         #expect(
             sink.records.map(\.attempt) == [1, 2, 3, 3], "attempt 3 was rejected once, then replayed with the new token"
         )
         #expect(!sink.text.contains("t-old") && !sink.text.contains("t-new"))
-        #expect(flakyThenReal.requests.allSatisfy { $0.value(forHTTPHeaderField: "User-Agent") == "Shelf/2.3" })
+        #expect(flakyThenReal.requests.allSatisfy { $0.fields["User-Agent"] == "Shelf/2.3" })
     }
 }
 
 /// Sends a request to a scripted transport and returns its reply as a reply (for chaining scripts).
-private func replyOnce(_ transport: ScriptedTransport, _ request: URLRequest) async throws -> ScriptedTransport.Reply {
-    let (data, response) = try await transport.send(request)
+private func replyOnce(_ transport: ScriptedTransport, _ request: HTTPRequest) async throws -> ScriptedTransport.Reply {
+    let response = try await transport.send(request)
     var headers: [String: String] = [:]
-    for (name, value) in response.allHeaderFields {
-        if let name = name as? String, let value = value as? String { headers[name] = value }
-    }
-    return .status(response.statusCode, headers: headers, body: data)
+    for field in response.fields { headers[field.name] = field.value }
+    return .status(response.status, headers: headers, body: try await response.body.collect(upTo: 1 << 20))
 }
