@@ -89,6 +89,14 @@ public struct AuthMiddleware: HTTPMiddleware {
     /// - Throws: ``AuthError`` when no usable credential can be had, `CancellationError`, or what
     ///   `next` threw.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        switch request.context.auth {
+        case nil: break
+        case .skip?: return try await next(request)
+        case .using(let other)?:
+            var request = request
+            request.context.auth = nil
+            return try await other.intercept(request, next: next)
+        }
         guard !options.skips(request) else { return try await next(request) }
         let carried = request.fields
         guard let lease = try await store.lease(unless: { carried[$0] != nil }),

@@ -39,7 +39,7 @@ public import HTTPPipeline
 ///   `Content-Encoding`. (Outside it, the log does not show the `Accept-Encoding` gzip adds.)
 public struct LoggingMiddleware: HTTPMiddleware {
     /// How much each record holds.
-    public let level: LogLevel
+    public private(set) var level: LogLevel
     let sink: any HTTPLogSink
     let redaction: Redaction
     let bodyLimit: Int
@@ -103,6 +103,11 @@ public struct LoggingMiddleware: HTTPMiddleware {
     /// - Returns: What `next` returned, unchanged.
     /// - Throws: What `next` threw, unchanged.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        if let override = request.context.logLevel, override != level {
+            var adjusted = self
+            adjusted.level = override
+            return try await adjusted.intercept(request, next: next)
+        }
         guard level > .none else { return try await next(request) }
         let clock = ContinuousClock()
         let start = clock.now

@@ -22,6 +22,13 @@ public import HTTPPipeline
 /// cancelled task stops waiting at once with `CancellationError`, and no attempt starts after
 /// cancellation. Waits are slept on the injected clock, so tests never sleep for real.
 ///
+/// One call can use another policy, or none, through its context:
+///
+/// ```swift
+/// var request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/payments")!)
+/// request.context.retryPolicy = RetryPolicy.none   // this call is sent once, whatever fails
+/// ```
+///
 /// ## Ordering
 /// - **Outside auth**: every attempt runs auth again, so an attempt made after the credential
 ///   changed carries the new one. Inside auth, every attempt carries the credential attached at
@@ -101,7 +108,8 @@ public struct RetryMiddleware: HTTPMiddleware {
     /// - Throws: The last attempt's error when it is not worth retrying or attempts ran out, or
     ///   `CancellationError` when the task is cancelled.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        let request = preparing(request)
+        let policy = request.context.retryPolicy ?? self.policy
+        let request = preparing(request, policy: policy)
         let start = timeline.elapsed
         budget?.deposit()
         var attempt = 1
@@ -116,7 +124,7 @@ public struct RetryMiddleware: HTTPMiddleware {
             }
             guard attempt < policy.maximumAttempts,
                 let delay = delayBeforeRetry(
-                    after: result, request: request, retry: attempt, previous: previousDelay, start: start)
+                    after: result, request: request, policy: policy, retry: attempt, previous: previousDelay, start: start)
             else {
                 return try result.get()
             }
@@ -130,6 +138,7 @@ public struct RetryMiddleware: HTTPMiddleware {
     private func delayBeforeRetry(
         after result: Result<HTTPResponse, any Error>,
         request: HTTPRequest,
+        policy: RetryPolicy,
         retry: Int,
         previous: Duration?,
         start: Duration
@@ -152,7 +161,7 @@ public struct RetryMiddleware: HTTPMiddleware {
 
     /// The request as every attempt sends it: with an `Idempotency-Key` when the policy adds one
     /// to POST and PATCH requests that lack it.
-    private func preparing(_ request: HTTPRequest) -> HTTPRequest {
+    private func preparing(_ request: HTTPRequest, policy: RetryPolicy) -> HTTPRequest {
         guard policy.addsIdempotencyKey,
             request.fields["Idempotency-Key"] == nil,
             !policy.idempotentMethods.contains(request.method.rawValue.uppercased())

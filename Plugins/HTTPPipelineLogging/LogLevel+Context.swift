@@ -1,0 +1,16 @@
+public import HTTPPipeline
+
+/// The context key of a per-call log level: see `HTTPRequestContext.logLevel`.
+public enum LogLevelKey: HTTPContextKey {
+    public typealias Value = LogLevel
+}
+
+extension HTTPRequestContext {
+    /// The level ``LoggingMiddleware`` logs this call at instead of its own: `.none` for a call
+    /// that must leave no record, `.body` to look closely at one call. `nil` (the default) keeps
+    /// the middleware's level. Redaction applies at every level.
+    public var logLevel: LogLevel? {
+        get { self[LogLevelKey.self] }
+        set { self[LogLevelKey.self] = newValue }
+    }
+}
