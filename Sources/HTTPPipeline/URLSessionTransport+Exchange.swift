@@ -27,6 +27,13 @@ final class SessionExchange: Sendable {
     }
 
     private let state = Locked(State())
+    private let progress: (@Sendable (HTTPTransferProgress) -> Void)?
+    private let counts = Locked(HTTPTransferProgress())
+
+    /// - Parameter progress: Called as bytes go out and come in, if set.
+    init(progress: (@Sendable (HTTPTransferProgress) -> Void)? = nil) {
+        self.progress = progress
+    }
 
     /// Starts `task` and waits for the response head.
     ///
@@ -56,6 +63,21 @@ final class SessionExchange: Sendable {
             return state.headWaiter
         }
         waiter?.resume(returning: response)
+        guard let progress else { return }
+        let expected = response.expectedContentLength
+        progress(counts.withLock { counts in
+            counts.expectedReceivedBytes = expected >= 0 ? expected : nil
+            return counts
+        })
+    }
+
+    func sent(_ bytes: Int64, of expected: Int64) {
+        guard let progress else { return }
+        progress(counts.withLock { counts in
+            counts.sentBytes = bytes
+            counts.expectedSentBytes = expected >= 0 ? expected : nil
+            return counts
+        })
     }
 
     func receive(_ data: Data) {
@@ -72,6 +94,11 @@ final class SessionExchange: Sendable {
         }
         waiter?.resume(returning: data)
         pause?.suspend()
+        guard let progress else { return }
+        progress(counts.withLock { counts in
+            counts.receivedBytes += Int64(data.count)
+            return counts
+        })
     }
 
     func complete(_ error: (any Error)?) {

@@ -51,6 +51,16 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
         exchange(for: dataTask)?.receive(data)
     }
 
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        exchange(for: task)?.sent(totalBytesSent, of: totalBytesExpectedToSend)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         exchange?.complete(error)

@@ -18,6 +18,10 @@ public import Foundation
 ///   single-pass stream is never read again) into a temporary file that is uploaded and then
 ///   removed: `URLSession` on Linux has no way to take bytes from a stream while it sends, so the
 ///   upload starts when the stream ends, with memory flat.
+/// - **Progress.** A request whose context has a `progress` observer
+///   (``HTTPTransferProgress``) is told as its body goes out and the response comes in.
+/// - **Files.** Upload from a file with ``HTTPBody/init(contentsOf:chunkSize:)``; download to one
+///   with ``HTTPBody/write(to:limit:)``, which streams to a temporary file and moves it into place.
 /// - Cancelling the calling task cancels the underlying request at once and throws
 ///   `CancellationError`.
 /// - A request whose URL is not absolute `http`/`https` with a host, or whose fields cannot be
@@ -89,7 +93,7 @@ public struct URLSessionTransport: HTTPTransport {
         }
         defer { spool?.remove() }
         try Task.checkCancellation()
-        let exchange = SessionExchange()
+        let exchange = SessionExchange(progress: request.context.progress)
         let task: URLSessionTask =
             if let spool { session.uploadTask(with: urlRequest, fromFile: spool.file) } else { session.dataTask(with: urlRequest) }
         let response = try await exchange.start(task, router: owner.router)
