@@ -1,9 +1,6 @@
 import Foundation
+import HTTPPipeline
 import HTTPPipelineRetry
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The `Retry-After` parser on arbitrary bytes: up to the first line feed, the header's value;
 /// after it, a `Date` header's value. Invariants:
@@ -16,7 +13,6 @@ enum RetryAfterChecks {
     static let reference = Date(timeIntervalSince1970: 1_700_000_000)
     static let later = Date(timeIntervalSince1970: 1_700_003_600.25)
     static let longest = Duration.seconds(RetryAfter.limit)
-    static let url = URL(string: "https://retry.invalid/")
 
     static func violations(_ input: UnsafeRawBufferPointer) -> [String] {
         let newline = input.firstIndex(of: 0x0A)
@@ -59,12 +55,9 @@ enum RetryAfterChecks {
 
     /// The policy's reading of a 503 with these headers.
     static func throughPolicy(value: String, date: String?) -> [String] {
-        guard let url else { return [] }
-        var fields = ["Retry-After": value]
+        var fields: HTTPFields = ["Retry-After": value]
         fields["Date"] = date
-        guard let response = HTTPURLResponse(url: url, statusCode: 503, httpVersion: "HTTP/1.1", headerFields: fields)
-        else { return [] }
-        let result = RetryPolicy.default.retryAfter(response, now: reference)
+        let result = RetryPolicy.default.retryAfter(HTTPResponseHead(status: 503, fields: fields), now: reference)
         return bounds(result).map { "through the policy: \($0)" }
     }
 }

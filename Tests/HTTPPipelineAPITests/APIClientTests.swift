@@ -39,7 +39,7 @@ import FoundationNetworking
         let transport = ScriptedTransport([.ok(#"{"title":"Dune","author":{"name":"Frank Herbert"}}"#)])
         let book = try await client(transport).send(Endpoint<Book>.get("/books/\(7)"))
         #expect(book == Book(title: "Dune", author: Author(name: "Frank Herbert")))
-        #expect(transport.requests.first?.url?.absoluteString == "https://api.example.com/v2/books/7")
+        #expect(transport.requests.first?.url.absoluteString == "https://api.example.com/v2/books/7")
     }
 
     @Test("The configured decoder is used")
@@ -59,7 +59,7 @@ import FoundationNetworking
         let transport = ScriptedTransport([.status(status, body: Data(body.utf8))])
         let value = try await client(transport).send(Endpoint<EmptyResponse>.delete("/loans/1"))
         #expect(value == EmptyResponse())
-        #expect(transport.requests.first?.httpMethod == "DELETE")
+        #expect(transport.requests.first?.method.rawValue == "DELETE")
     }
 
     @Test("A custom acceptable status range decodes bodies outside 2xx")

@@ -3,10 +3,6 @@ import HTTPPipeline
 import HTTPPipelineAPI
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 @Suite struct APIEndpointTests {
     // MARK: Path joining
 
@@ -26,9 +22,9 @@ import FoundationNetworking
         ]
     )
     func joinsBaseAndPath(base: String, path: String, expected: String) throws {
-        let request = try Endpoint<Book>.get(EndpointPath(path)).urlRequest(baseURL: url(base))
-        #expect(request.url?.absoluteString == expected)
-        #expect(request.httpMethod == "GET")
+        let request = try Endpoint<Book>.get(EndpointPath(path)).request(baseURL: url(base))
+        #expect(request.url.absoluteString == expected)
+        #expect(request.method.rawValue == "GET")
     }
 
     @Test(
@@ -48,9 +44,9 @@ import FoundationNetworking
         ]
     )
     func encodesInterpolatedSegments(value: String, encoded: String) throws {
-        let request = try Endpoint<Book>.get("/books/\(value)/reviews").urlRequest(
+        let request = try Endpoint<Book>.get("/books/\(value)/reviews").request(
             baseURL: url("https://api.example.com/v2/"))
-        let requestURL = try #require(request.url)
+        let requestURL = request.url
         #expect(requestURL.absoluteString == "https://api.example.com/v2/books/\(encoded)/reviews")
 
         let components = try #require(URLComponents(url: requestURL, resolvingAgainstBaseURL: false))
@@ -65,15 +61,15 @@ import FoundationNetworking
     @Test("A path built from segments encodes each one as one segment")
     func pathFromSegments() throws {
         let endpoint = Endpoint<Book>(method: .get, path: EndpointPath(segments: ["books", "a/b", "c d"]))
-        let request = try endpoint.urlRequest(baseURL: url("https://api.example.com"))
-        #expect(request.url?.absoluteString == "https://api.example.com/books/a%2Fb/c%20d")
+        let request = try endpoint.request(baseURL: url("https://api.example.com"))
+        #expect(request.url.absoluteString == "https://api.example.com/books/a%2Fb/c%20d")
     }
 
     @Test("An interpolated value and literal text share one segment")
     func interpolationInsideASegment() throws {
         let id = 42
-        let request = try Endpoint<Book>.get("/books/\(id).json").urlRequest(baseURL: url("https://api.example.com"))
-        #expect(request.url?.absoluteString == "https://api.example.com/books/42.json")
+        let request = try Endpoint<Book>.get("/books/\(id).json").request(baseURL: url("https://api.example.com"))
+        #expect(request.url.absoluteString == "https://api.example.com/books/42.json")
     }
 
     // MARK: Query
@@ -85,8 +81,8 @@ import FoundationNetworking
     func queryValuesRoundTrip(value: String) throws {
         let endpoint = Endpoint<[Book]>.get("/books", query: [URLQueryItem(name: "q", value: value)])
             .query("page size", "2")
-        let request = try endpoint.urlRequest(baseURL: url("https://api.example.com"))
-        let components = try #require(request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) })
+        let request = try endpoint.request(baseURL: url("https://api.example.com"))
+        let components = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false))
         #expect(
             components.queryItems == [
                 URLQueryItem(name: "q", value: value), URLQueryItem(name: "page size", value: "2"),
@@ -100,16 +96,16 @@ import FoundationNetworking
 
     @Test("A plus sign in a query value is sent as %2B, never as a literal plus")
     func plusIsPercentEncoded() throws {
-        let request = try Endpoint<[Book]>.get("/search").query("q", "c++ & more").urlRequest(
+        let request = try Endpoint<[Book]>.get("/search").query("q", "c++ & more").request(
             baseURL: url("https://api.example.com"))
-        #expect(request.url?.query == "q=c%2B%2B%20%26%20more")
+        #expect(request.url.query == "q=c%2B%2B%20%26%20more")
     }
 
     @Test("A query item without a value is sent as its name alone, after the base URL's own query")
     func valuelessItemsAndBaseQuery() throws {
         let request = try Endpoint<[Book]>.get("/books").query("flag", nil).query("n", "1")
-            .urlRequest(baseURL: url("https://api.example.com/v2/?version=3#section"))
-        #expect(request.url?.absoluteString == "https://api.example.com/v2/books?version=3&flag&n=1")
+            .request(baseURL: url("https://api.example.com/v2/?version=3#section"))
+        #expect(request.url.absoluteString == "https://api.example.com/v2/books?version=3&flag&n=1")
     }
 
     // MARK: Bad endpoints
@@ -138,15 +134,15 @@ import FoundationNetworking
     func rejectsBadPaths(path: EndpointPath) throws {
         let base = try url("https://api.example.com/v2/")
         let reason = invalidRequestReason { () throws(APIError) in
-            _ = try Endpoint<Book>.get(path).urlRequest(baseURL: base)
+            _ = try Endpoint<Book>.get(path).request(baseURL: base)
         }
         #expect(reason != nil)
     }
 
     @Test("A colon inside a path segment is not mistaken for an absolute URL")
     func colonInsideSegmentIsAllowed() throws {
-        let request = try Endpoint<Book>.post("/v1/books:batchGet").urlRequest(baseURL: url("https://api.example.com"))
-        #expect(request.url?.absoluteString == "https://api.example.com/v1/books%3AbatchGet")
+        let request = try Endpoint<Book>.post("/v1/books:batchGet").request(baseURL: url("https://api.example.com"))
+        #expect(request.url.absoluteString == "https://api.example.com/v1/books%3AbatchGet")
     }
 
     @Test(
@@ -156,7 +152,7 @@ import FoundationNetworking
     func rejectsBadBaseURLs(base: String) throws {
         let baseURL = try url(base)
         let reason = invalidRequestReason { () throws(APIError) in
-            _ = try Endpoint<Book>.get("/books").urlRequest(baseURL: baseURL)
+            _ = try Endpoint<Book>.get("/books").request(baseURL: baseURL)
         }
         #expect(reason?.contains("base URL") == true)
     }
@@ -169,10 +165,10 @@ import FoundationNetworking
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = .sortedKeys
         let endpoint = Endpoint<Order>.post("/orders", body: Order(item: "tea", unitPrice: 3))
-        let request = try endpoint.urlRequest(baseURL: url("https://api.example.com"), encoder: encoder)
-        #expect(request.httpMethod == "POST")
-        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        #expect(request.httpBody.map { String(decoding: $0, as: UTF8.self) } == #"{"item":"tea","unit_price":3}"#)
+        let request = try endpoint.request(baseURL: url("https://api.example.com"), encoder: encoder)
+        #expect(request.method.rawValue == "POST")
+        #expect(request.fields["Content-Type"] == "application/json")
+        #expect(request.body?.bufferedData.map { String(decoding: $0, as: UTF8.self) } == #"{"item":"tea","unit_price":3}"#)
     }
 
     @Test("A JSON body with its own encoder ignores the client's encoder")
@@ -181,11 +177,11 @@ import FoundationNetworking
         own.keyEncodingStrategy = .convertToSnakeCase
         let endpoint = Endpoint<Order>(
             method: .put, path: "/orders/1", body: .json(Order(item: "tea", unitPrice: 3), encoder: own))
-        let request = try endpoint.urlRequest(baseURL: url("https://api.example.com"))
-        let body = try #require(request.httpBody)
+        let request = try endpoint.request(baseURL: url("https://api.example.com"))
+        let body = try #require(request.body?.bufferedData)
         let object = try JSONSerialization.jsonObject(with: body) as? [String: Any]
         #expect(object?["unit_price"] as? Int == 3)
-        #expect(request.httpMethod == "PUT")
+        #expect(request.method.rawValue == "PUT")
     }
 
     @Test("A raw body is sent verbatim with its content type, and an explicit Content-Type header wins")
@@ -193,18 +189,18 @@ import FoundationNetworking
         let bytes = Data("hello".utf8)
         let plain = try Endpoint<EmptyResponse>.post("/notes", body: .data(bytes, contentType: "text/plain"))
             .header("X-Trace", "1")
-            .urlRequest(baseURL: url("https://api.example.com"))
-        #expect(plain.httpBody == bytes)
-        #expect(plain.value(forHTTPHeaderField: "Content-Type") == "text/plain")
-        #expect(plain.value(forHTTPHeaderField: "X-Trace") == "1")
+            .request(baseURL: url("https://api.example.com"))
+        #expect(plain.body?.bufferedData == bytes)
+        #expect(plain.fields["Content-Type"] == "text/plain")
+        #expect(plain.fields["X-Trace"] == "1")
 
         let overridden = try Endpoint<Order>.patch(
             "/orders/1", body: Order(item: "tea", unitPrice: 3),
             headers: ["Content-Type": "application/merge-patch+json"]
         )
-        .urlRequest(baseURL: url("https://api.example.com"))
-        #expect(overridden.value(forHTTPHeaderField: "Content-Type") == "application/merge-patch+json")
-        #expect(overridden.httpMethod == "PATCH")
+        .request(baseURL: url("https://api.example.com"))
+        #expect(overridden.fields["Content-Type"] == "application/merge-patch+json")
+        #expect(overridden.method.rawValue == "PATCH")
     }
 
     @Test("A body that cannot be encoded is an invalid request naming the coding path")
@@ -212,7 +208,7 @@ import FoundationNetworking
         struct Measurement: Encodable, Sendable { var value: Double }
         let base = try url("https://api.example.com")
         let reason = invalidRequestReason { () throws(APIError) in
-            _ = try Endpoint<EmptyResponse>.post("/measurements", body: [Measurement(value: .nan)]).urlRequest(
+            _ = try Endpoint<EmptyResponse>.post("/measurements", body: [Measurement(value: .nan)]).request(
                 baseURL: base)
         }
         #expect(reason?.contains("[0].value") == true)
@@ -229,7 +225,7 @@ import FoundationNetworking
             (Endpoint(method: "propfind", path: "/x"), "PROPFIND"),
         ])
     func factoriesSetMethods(endpoint: Endpoint<EmptyResponse>, method: String) throws {
-        let request = try endpoint.urlRequest(baseURL: url("https://api.example.com"))
-        #expect(request.httpMethod == method)
+        let request = try endpoint.request(baseURL: url("https://api.example.com"))
+        #expect(request.method.rawValue == method)
     }
 }

@@ -29,11 +29,11 @@ import FoundationNetworking
         case transportWithFailingURL, transportOther, status, nonJSON, truncatedJSON, emptyBody, wrongType
     }
 
-    static func reply(for failure: Failure, to request: URLRequest) -> ScriptedTransport.Reply {
+    static func reply(for failure: Failure, to request: HTTPRequest) -> ScriptedTransport.Reply {
         switch failure {
         case .transportWithFailingURL:
             // URLError embeds the failing URL, query included, in its own description.
-            .failure(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
+            .failure(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url]))
         case .transportOther:
             .failure(HTTPTransportError.nonHTTPResponse)
         case .status:
@@ -71,14 +71,14 @@ import FoundationNetworking
             }
         }
         #expect(transport.requests.count == 1)
-        #expect(transport.requests.first?.url?.query?.contains("SECRET-QUERY") == true)
+        #expect(transport.requests.first?.url.query?.contains("SECRET-QUERY") == true)
     }
 
     @Test("An invalid request's description does not quote the path or the body")
     func invalidRequestDescriptionHoldsNoSecrets() throws {
         let base = try url("https://api.example.com")
         let reason = invalidRequestReason { () throws(APIError) in
-            _ = try (Self.secretEndpoint("/users/\("..")") as Endpoint<Book>).urlRequest(baseURL: base)
+            _ = try (Self.secretEndpoint("/users/\("..")") as Endpoint<Book>).request(baseURL: base)
         }
         let description = APIError.invalidRequest(reason: reason ?? "").description
         for secret in Self.secrets {

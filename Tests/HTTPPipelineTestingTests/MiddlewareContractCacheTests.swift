@@ -3,62 +3,58 @@ import HTTPPipeline
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A response cache answers a repeated GET from memory without calling `next`: the contract must
 /// let a legitimate one pass and still catch a broken one.
 @Suite struct MiddlewareContractCacheTests {
     /// Keeps the body and head of each successful GET, by URL, and answers the same GET again
     /// from memory.
     struct ResponseCache: HTTPMiddleware {
-        let entries = Locked<[URL: (Data, HTTPURLResponse)]>([:])
+        let entries = Locked<[URL: HTTPResponse]>([:])
 
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-            guard request.httpMethod ?? "GET" == "GET", let url = request.url else { return try await next(request) }
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+            guard request.method == .get else { return try await next(request) }
+            let url = request.url
             if let hit = entries.withLock({ $0[url] }) { return hit }
-            let (data, response) = try await next(request)
-            if (200..<300).contains(response.statusCode) {
-                entries.withLock { $0[url] = (data, response) }
-            }
-            return (data, response)
+            let response = try await next(request)
+            guard (200..<300).contains(response.status) else { return response }
+            // Kept buffered, so that every hit can read the body again.
+            let kept = HTTPResponse(head: response.head, body: HTTPBody(try await response.body.collect(upTo: 1 << 20)))
+            entries.withLock { $0[url] = kept }
+            return kept
         }
     }
 
     /// A cache that keeps the head but loses the body: its hits are empty.
     struct ForgetsTheBody: HTTPMiddleware {
-        let entries = Locked<[URL: HTTPURLResponse]>([:])
+        let entries = Locked<[URL: HTTPResponseHead]>([:])
 
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-            guard let url = request.url else { return try await next(request) }
-            if let hit = entries.withLock({ $0[url] }) { return (Data(), hit) }
-            let (data, response) = try await next(request)
-            entries.withLock { $0[url] = response }
-            return (data, response)
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+            let url = request.url
+            if let hit = entries.withLock({ $0[url] }) { return HTTPResponse(head: hit) }
+            let response = try await next(request)
+            entries.withLock { $0[url] = response.head }
+            return response
         }
     }
 
     /// A cache keyed by host alone: it answers a request for one path with another's response.
     struct KeyedByHost: HTTPMiddleware {
-        let entries = Locked<[String: (Data, HTTPURLResponse)]>([:])
+        let entries = Locked<[String: HTTPResponse]>([:])
 
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-            let host = request.url?.host ?? ""
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+            let host = request.url.host ?? ""
             if let hit = entries.withLock({ $0[host] }) { return hit }
-            let (data, response) = try await next(request)
-            entries.withLock { $0[host] = (data, response) }
-            return (data, response)
+            let response = try await next(request)
+            let kept = HTTPResponse(head: response.head, body: HTTPBody(try await response.body.collect(upTo: 1 << 20)))
+            entries.withLock { $0[host] = kept }
+            return kept
         }
     }
 
     /// Answers every request itself, the first one included.
     struct NeverCallsNext: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-            let response = HTTPURLResponse(
-                url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil, headerFields: nil)
-            guard let response else { throw HTTPTransportError.nonHTTPResponse }
-            return (Data(), response)
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+            HTTPResponse(status: 200)
         }
     }
 

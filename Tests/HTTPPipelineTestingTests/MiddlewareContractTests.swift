@@ -3,28 +3,24 @@ import HTTPPipeline
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The contract must catch each kind of broken middleware, or it proves nothing.
 @Suite struct MiddlewareContractTests {
     struct Honest: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
             try await next(request)
         }
     }
 
     struct AddsHeader: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
             var request = request
-            request.setValue("1", forHTTPHeaderField: "X-Added")
+            request.fields["X-Added"] = "1"
             return try await next(request)
         }
     }
 
     struct CallsNextTwice: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
             _ = try? await next(request)
             return try await next(request)
         }
@@ -32,31 +28,25 @@ import FoundationNetworking
 
     struct SwallowsErrors: HTTPMiddleware {
         struct Replaced: Error {}
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
             do { return try await next(request) } catch { throw Replaced() }
         }
     }
 
     struct IgnoresCancellation: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
             do {
                 return try await next(request)
             } catch {
                 // Hides the cancellation behind a made-up success, which a caller cannot tell apart.
-                let response = HTTPURLResponse(
-                    url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil, headerFields: nil)
-                guard let response else { throw error }
-                return (Data(), response)
+                return HTTPResponse(status: 200)
             }
         }
     }
 
     struct RespondsInsteadOfCallingNext: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-            let response = HTTPURLResponse(
-                url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil, headerFields: nil)
-            guard let response else { throw HTTPTransportError.nonHTTPResponse }
-            return (Data(), response)
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+            HTTPResponse(status: 200)
         }
     }
 

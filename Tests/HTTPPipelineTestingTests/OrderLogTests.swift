@@ -3,12 +3,8 @@ import HTTPPipeline
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 @Suite struct OrderLogTests {
-    let request = URLRequest(url: URL(string: "http://example.invalid/items") ?? URL(fileURLWithPath: "/"))
+    let request = HTTPRequest(url: URL(string: "http://example.invalid/items") ?? URL(fileURLWithPath: "/"))
 
     @Test func logAnswersWhoSawWhatFirst() async throws {
         let log = OrderLog()
@@ -29,7 +25,7 @@ import FoundationNetworking
 
     @Test func probeRecordsTheAttemptNumberARetryingLayerSets() async throws {
         struct TwoAttempts: HTTPMiddleware {
-            func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+            func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
                 _ = try await HTTPAttempt.$current.withValue(1) { try await next(request) }
                 return try await HTTPAttempt.$current.withValue(2) { try await next(request) }
             }

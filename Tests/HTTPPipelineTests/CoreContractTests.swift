@@ -3,10 +3,6 @@ import HTTPPipeline
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Every middleware the core ships (the builder's composites and ``MiddlewareStack``) keeps the
 /// middleware contract.
 @Suite struct CoreContractTests {

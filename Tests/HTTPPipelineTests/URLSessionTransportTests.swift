@@ -27,31 +27,29 @@ import FoundationNetworking
             .init(
                 status: 203, headers: [("X-Answer", "42"), ("Content-Type", "application/octet-stream")], body: bytes))
         defer { server.stop() }
-        let (data, response) = try await transport.send(URLRequest(url: url("bytes")))
-        #expect(response.statusCode == 203)
-        #expect(response.value(forHTTPHeaderField: "x-answer") == "42")
-        #expect(data == bytes)
+        let response = try await transport.send(HTTPRequest(url: url("bytes")))
+        #expect(response.status == 203)
+        #expect(response.fields["x-answer"] == "42")
+        #expect(try await response.bytes() == bytes)
     }
 
     @Test func errorStatusesAreReturnedNotThrown() async throws {
         server.route("GET", "/broken", .init(status: 500, body: Data("oops".utf8)))
         defer { server.stop() }
-        let (data, response) = try await transport.send(URLRequest(url: url("broken")))
-        #expect(response.statusCode == 500)
-        #expect(String(decoding: data, as: UTF8.self) == "oops")
+        let response = try await transport.send(HTTPRequest(url: url("broken")))
+        #expect(response.status == 500)
+        #expect(try await response.bytes().text == "oops")
     }
 
     @Test func requestMethodHeadersAndBodyReachTheServer() async throws {
         server.route("POST", "/items", .init(status: 201))
         defer { server.stop() }
-        var request = URLRequest(url: url("items"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("yes", forHTTPHeaderField: "X-Custom")
-        request.httpBody = Data(#"{"name":"x"}"#.utf8)
-        let (_, response) = try await transport.send(request)
+        let request = HTTPRequest(
+            method: .post, url: url("items"), fields: ["Content-Type": "application/json", "X-Custom": "yes"],
+            body: HTTPBody(Data(#"{"name":"x"}"#.utf8)))
+        let response = try await transport.send(request)
         let received = try #require(server.requests.first)
-        #expect(response.statusCode == 201)
+        #expect(response.status == 201)
         #expect(received.method == "POST")
         #expect(received.path == "/items")
         #expect(received.header("x-custom") == "yes")
@@ -75,9 +73,8 @@ import FoundationNetworking
         let transport = URLSessionTransport(session: URLSession(configuration: configuration))
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<8 {
-                var request = URLRequest(url: url("together"))
-                request.setValue("\(index)", forHTTPHeaderField: "X-Index")
-                group.addTask { try await transport.send(request).1.statusCode }
+                let request = HTTPRequest(url: url("together"), fields: ["X-Index": "\(index)"])
+                group.addTask { try await transport.send(request).status }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -88,7 +85,7 @@ import FoundationNetworking
     @Test func cancellingTheCallingTaskCancelsTheRequestPromptly() async throws {
         server.route("GET", "/hang", .init(delay: .seconds(20)))
         defer { server.stop() }
-        let request = URLRequest(url: url("hang"))
+        let request = HTTPRequest(url: url("hang"))
         let transport = self.transport
         let call = Task { try await transport.send(request) }
         for _ in 0..<500 where server.requests.isEmpty {
@@ -105,7 +102,7 @@ import FoundationNetworking
     @Test func alreadyCancelledTaskSendsNothing() async throws {
         defer { server.stop() }
         let transport = self.transport
-        let request = URLRequest(url: url("never"))
+        let request = HTTPRequest(url: url("never"))
         let call = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await transport.send(request)
@@ -118,7 +115,7 @@ import FoundationNetworking
         server.route("GET", "/garbage", .raw(Data("SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n".utf8)))
         defer { server.stop() }
         let error = await #expect(throws: (any Error).self) {
-            try await transport.send(URLRequest(url: url("garbage")))
+            try await transport.send(HTTPRequest(url: url("garbage")))
         }
         #expect(error is URLError || error is HTTPTransportError, "\(String(describing: error))")
     }
@@ -127,14 +124,14 @@ import FoundationNetworking
         let head = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nContent-Type: text/plain\r\n\r\n"
         server.route("GET", "/truncated", .raw(Data((head + "only ten b").utf8)))
         defer { server.stop() }
-        let error = await #expect(throws: URLError.self) { try await transport.send(URLRequest(url: url("truncated"))) }
+        let error = await #expect(throws: URLError.self) { try await transport.send(HTTPRequest(url: url("truncated"))) }
         #expect(error?.code != .cancelled)
     }
 
     @Test func refusedConnectionIsAURLError() async throws {
         let port = server.port
         server.stop()
-        let request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/gone") ?? url("gone"))
+        let request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/gone") ?? url("gone"))
         await #expect(throws: URLError.self) { try await transport.send(request) }
     }
 
@@ -144,7 +141,8 @@ import FoundationNetworking
     func requestThatCannotBeSentFailsBeforeAnythingIsSent(address: String) async throws {
         defer { server.stop() }
         let url = try #require(URL(string: address))
-        await #expect(throws: HTTPTransportError.self) { try await transport.send(URLRequest(url: url)) }
+        await #expect(throws: HTTPTransportError.self) { try await transport.send(HTTPRequest(url: url)) }
+        #expect(server.requests.isEmpty)
     }
 
     @Test(
@@ -154,23 +152,25 @@ import FoundationNetworking
         server.route("GET", "/cased", .init(body: Data("reached".utf8)))
         defer { server.stop() }
         let url = try #require(URL(string: "\(scheme)://127.0.0.1:\(server.port)/cased?q=a%2Fb%20c"))
-        var request = URLRequest(url: url)
-        request.setValue("kept", forHTTPHeaderField: "X-Custom")
-        let (data, response) = try await transport.send(request)
-        #expect(response.statusCode == 200)
-        #expect(String(decoding: data, as: UTF8.self) == "reached")
+        let request = HTTPRequest(url: url, fields: ["X-Custom": "kept"])
+        let response = try await transport.send(request)
+        #expect(response.status == 200)
+        #expect(try await response.bytes().text == "reached")
         let received = try #require(server.requests.first)
         #expect(received.target == "/cased?q=a%2Fb%20c", "the rest of the URL is sent exactly as written")
         #expect(received.header("X-Custom") == "kept")
     }
 
-    @Test func requestWithoutAURLFailsClearly() async throws {
+    /// An `HTTPRequest` always has a URL; a Foundation request without one fails where it is
+    /// converted to a request head, before any transport sees it.
+    @Test func requestWithoutAURLFailsClearly() throws {
         defer { server.stop() }
         var request = URLRequest(url: url("x"))
         request.url = nil
-        await #expect(throws: HTTPTransportError.invalidRequest(reason: "the request has no URL")) {
-            try await transport.send(request)
+        #expect(throws: HTTPTransportError.invalidRequest(reason: "the request has no URL")) {
+            try HTTPRequestHead(request)
         }
+        #expect(server.requests.isEmpty)
     }
 
     @Test func pipelineOverURLSessionDeliversLayerChangesToTheServer() async throws {
@@ -183,9 +183,9 @@ import FoundationNetworking
             Trail(tag: "B")
             OrderProbe("inner", log: log)
         }
-        let (data, response) = try await pipeline.send(URLRequest(url: url("trail")))
-        #expect(response.statusCode == 200)
-        #expect(data.text == "body<B<A")
+        let response = try await pipeline.send(HTTPRequest(url: url("trail")))
+        #expect(response.status == 200)
+        #expect(try await response.bytes().text == "body<B<A")
         #expect(server.requests.first?.header("X-Trail") == "A,B")
         #expect(log.description == "outer> inner> inner< outer<")
     }
