@@ -4,10 +4,6 @@ import HTTPPipelineAuth
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 @Suite struct AuthBehaviourTests {
     @Test func bearerAndAPIKeyCredentialsAreAttachedToTheirHeaders() async throws {
         let transport = ScriptedTransport { _ in .ok() }
@@ -17,11 +13,11 @@ import FoundationNetworking
         let key = Pipeline(transport: transport) {
             AuthMiddleware(source: TestSource(current: .apiKey("k-1", header: "X-Api-Key")), clock: ManualClock())
         }
-        _ = try await bearer.send(URLRequest(url: testURL))
-        _ = try await key.send(URLRequest(url: testURL))
-        #expect(transport.requests[0].value(forHTTPHeaderField: "Authorization") == "Bearer abc")
-        #expect(transport.requests[1].value(forHTTPHeaderField: "X-Api-Key") == "k-1")
-        #expect(transport.requests[1].value(forHTTPHeaderField: "Authorization") == nil)
+        _ = try await bearer.send(HTTPRequest(url: testURL))
+        _ = try await key.send(HTTPRequest(url: testURL))
+        #expect(transport.requests[0].fields["Authorization"] == "Bearer abc")
+        #expect(transport.requests[1].fields["X-Api-Key"] == "k-1")
+        #expect(transport.requests[1].fields["Authorization"] == nil)
     }
 
     @Test func customSchemeSetsWhatItNeeds() async throws {
@@ -29,34 +25,34 @@ import FoundationNetworking
         let credential = Credential(
             token: "s3cr3t",
             scheme: .custom(name: "Authorization") { request, token in
-                request.setValue("Token token=\"\(token)\"", forHTTPHeaderField: "Authorization")
+                request.fields["Authorization"] = "Token token=\"\(token)\""
             })
         let pipeline = Pipeline(transport: transport) {
             AuthMiddleware(source: TestSource(current: credential), clock: ManualClock())
         }
-        _ = try await pipeline.send(URLRequest(url: testURL))
-        #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == "Token token=\"s3cr3t\"")
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
+        #expect(transport.requests.first?.fields["Authorization"] == "Token token=\"s3cr3t\"")
     }
 
     @Test func requestsThatOptOutOrCarryTheirOwnCredentialPassUntouched() async throws {
         let transport = ScriptedTransport { _ in .status(401) }
         let source = TestSource()
-        let options = AuthOptions(skips: { $0.url?.host == "public.example.invalid" })
+        let options = AuthOptions(skips: { $0.url.host == "public.example.invalid" })
         let pipeline = Pipeline(transport: transport) {
             AuthMiddleware(source: source, options: options, clock: ManualClock())
         }
-        _ = try await pipeline.send(URLRequest(url: URL(string: "https://public.example.invalid/x") ?? testURL))
-        var own = URLRequest(url: testURL)
-        own.setValue("Bearer caller", forHTTPHeaderField: "Authorization")
+        _ = try await pipeline.send(HTTPRequest(url: URL(string: "https://public.example.invalid/x") ?? testURL))
+        var own = HTTPRequest(url: testURL)
+        own.fields["Authorization"] = "Bearer caller"
         _ = try await pipeline.send(own)
-        #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == [nil, "Bearer caller"])
+        #expect(transport.requests.map { $0.fields["Authorization"] } == [nil, "Bearer caller"])
         #expect(source.refreshes == 0, "a 401 on an untouched request is the caller's business")
     }
 
     @Test func invalidTokenChallengeOnAnotherStatusTriggersARefresh() async throws {
         let source = TestSource()
         let transport = ScriptedTransport { request in
-            request.value(forHTTPHeaderField: "Authorization") == "Bearer token-1"
+            request.fields["Authorization"] == "Bearer token-1"
                 ? .ok() : .status(403, headers: ["WWW-Authenticate": #"Bearer realm="api", error="invalid_token""#])
         }
         let pipeline = Pipeline(transport: transport) {
@@ -64,7 +60,7 @@ import FoundationNetworking
                 source: source, options: AuthOptions(isUnauthorized: AuthOptions.invalidTokenChallenge),
                 clock: ManualClock())
         }
-        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+        #expect(try await pipeline.send(HTTPRequest(url: testURL)).status == 200)
         #expect(source.refreshes == 1)
     }
 
@@ -72,7 +68,7 @@ import FoundationNetworking
         let source = TestSource(current: nil)
         let transport = server(accepting: { "token-1" })
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
-        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+        #expect(try await pipeline.send(HTTPRequest(url: testURL)).status == 200)
         #expect(transport.requests.count == 1)
         #expect(source.state.value.failedWith == [nil])
     }
@@ -82,14 +78,14 @@ import FoundationNetworking
         let source = TestSource(gate: gate)
         let transport = server(accepting: { "token-1" })
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
-        let leaving = Task { try await pipeline.send(URLRequest(url: testURL)) }
-        let staying = Task { try await pipeline.send(URLRequest(url: testURL)) }
+        let leaving = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
+        let staying = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
         await eventually { transport.requests.count == 2 && gate.waiting == 1 }
         leaving.cancel()
         await #expect(throws: CancellationError.self) { try await leaving.value }
         #expect(gate.waiting == 1, "the shared refresh is still running")
         gate.open()
-        #expect(try await staying.value.1.statusCode == 200)
+        #expect(try await staying.value.status == 200)
         #expect(source.refreshes == 1)
     }
 
@@ -98,15 +94,15 @@ import FoundationNetworking
         let source = TestSource(gate: gate)
         let transport = server(accepting: { "token-1" })
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
-        let call = Task { try await pipeline.send(URLRequest(url: testURL)) }
+        let call = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
         await eventually { gate.waiting == 1 }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(gate.waiting == 1, "the token call is never abandoned")
-        let later = Task { try await pipeline.send(URLRequest(url: testURL)) }
+        let later = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
         await eventually { transport.requests.count == 2 }
         gate.open()
-        #expect(try await later.value.1.statusCode == 200)
+        #expect(try await later.value.status == 200)
         #expect(source.refreshes == 1)
         #expect(source.state.value.persisted == ["token-1"])
     }
@@ -119,8 +115,8 @@ import FoundationNetworking
 
     @Test func keepsTheMiddlewareContract() async throws {
         let source = TestSource(current: .bearer("contract-token"))
-        var alreadyAuthorised = URLRequest(url: URL(string: "http://contract.invalid/resource") ?? testURL)
-        alreadyAuthorised.setValue("Bearer caller", forHTTPHeaderField: "Authorization")
+        var alreadyAuthorised = HTTPRequest(url: URL(string: "http://contract.invalid/resource") ?? testURL)
+        alreadyAuthorised.fields["Authorization"] = "Bearer caller"
         let report = await MiddlewareContract(passThroughRequest: alreadyAuthorised)
             .check(AuthMiddleware(source: source, clock: ManualClock()))
         #expect(report.violations.isEmpty, "\(report)")

@@ -4,10 +4,6 @@ import HTTPPipelineAuth
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 struct TokenEndpointDown: Error {}
 
 @Suite struct AuthFailureTests {
@@ -21,7 +17,7 @@ struct TokenEndpointDown: Error {}
             for _ in 0..<100 {
                 group.addTask {
                     do {
-                        _ = try await pipeline.send(URLRequest(url: testURL))
+                        _ = try await pipeline.send(HTTPRequest(url: testURL))
                         return "succeeded"
                     } catch AuthError.refreshFailed(let underlying) where underlying is TokenEndpointDown {
                         return "refreshFailed(TokenEndpointDown)"
@@ -38,7 +34,7 @@ struct TokenEndpointDown: Error {}
         #expect(source.refreshes == 1)
 
         source.fail(with: nil)
-        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+        #expect(try await pipeline.send(HTTPRequest(url: testURL)).status == 200)
         #expect(source.refreshes == 2)
     }
 
@@ -48,7 +44,7 @@ struct TokenEndpointDown: Error {}
         let pipeline = Pipeline(transport: server(accepting: { "never" })) {
             AuthMiddleware(source: source, clock: ManualClock())
         }
-        await #expect { try await pipeline.send(URLRequest(url: testURL)) } throws: { error in
+        await #expect { try await pipeline.send(HTTPRequest(url: testURL)) } throws: { error in
             if case AuthError.reauthenticationRequired = error { return true }
             return false
         }
@@ -58,8 +54,8 @@ struct TokenEndpointDown: Error {}
         let source = TestSource()
         let transport = server(accepting: { "never" })
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
-        let (_, response) = try await pipeline.send(URLRequest(url: testURL))
-        #expect(response.statusCode == 401)
+        let response = try await pipeline.send(HTTPRequest(url: testURL))
+        #expect(response.status == 401)
         #expect(transport.requests.count == 2)
         #expect(source.refreshes == 1)
     }
@@ -71,15 +67,15 @@ struct TokenEndpointDown: Error {}
         let options = AuthOptions(refreshLimit: 3, refreshLimitWindow: .seconds(60))
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, options: options, clock: clock) }
         for _ in 0..<3 {
-            #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 401)
+            #expect(try await pipeline.send(HTTPRequest(url: testURL)).status == 401)
         }
-        await #expect { try await pipeline.send(URLRequest(url: testURL)) } throws: { error in
+        await #expect { try await pipeline.send(HTTPRequest(url: testURL)) } throws: { error in
             if case AuthError.tooManyRefreshes(limit: 3, window: .seconds(60)) = error { return true }
             return false
         }
         #expect(source.refreshes == 3, "the token endpoint was not called a fourth time")
         clock.advance(by: .seconds(61))
-        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 401)
+        #expect(try await pipeline.send(HTTPRequest(url: testURL)).status == 401)
         #expect(source.refreshes == 4)
     }
 
@@ -91,12 +87,12 @@ struct TokenEndpointDown: Error {}
             AuthMiddleware(source: source, options: AuthOptions(cooldownAfterFailure: .seconds(30)), clock: clock)
         }
         for _ in 0..<3 {
-            await #expect(throws: AuthError.self) { try await pipeline.send(URLRequest(url: testURL)) }
+            await #expect(throws: AuthError.self) { try await pipeline.send(HTTPRequest(url: testURL)) }
         }
         #expect(source.refreshes == 1)
         source.fail(with: nil)
         clock.advance(by: .seconds(31))
-        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+        #expect(try await pipeline.send(HTTPRequest(url: testURL)).status == 200)
     }
 
     @Test func hangingSourceTimesOutForEveryWaiter() async throws {
@@ -106,7 +102,7 @@ struct TokenEndpointDown: Error {}
         let pipeline = Pipeline(transport: transport) {
             AuthMiddleware(source: source, options: AuthOptions(refreshTimeout: .seconds(5)), clock: clock)
         }
-        let calls = (0..<10).map { _ in Task { try await pipeline.send(URLRequest(url: testURL)) } }
+        let calls = (0..<10).map { _ in Task { try await pipeline.send(HTTPRequest(url: testURL)) } }
         await eventually { transport.requests.count == 10 }
         await clock.waitForSleepers(1)
         // Each waiter times out five seconds after it joined the refresh; one that joined after
@@ -137,7 +133,7 @@ struct TokenEndpointDown: Error {}
         let source = TestSource(current: .bearer(token))
         let transport = server(accepting: { "token-1" })
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
-        await #expect { try await pipeline.send(URLRequest(url: testURL)) } throws: { error in
+        await #expect { try await pipeline.send(HTTPRequest(url: testURL)) } throws: { error in
             if case AuthError.invalidCredential = error { return !"\(error)".contains(token) || token.isEmpty }
             return false
         }
@@ -149,7 +145,7 @@ struct TokenEndpointDown: Error {}
         source.state.withLock { $0.nextToken = { _ in "bad\ntoken" } }
         let transport = server(accepting: { "token-1" })
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
-        await #expect(throws: AuthError.self) { try await pipeline.send(URLRequest(url: testURL)) }
+        await #expect(throws: AuthError.self) { try await pipeline.send(HTTPRequest(url: testURL)) }
         #expect(source.state.value.persisted.isEmpty, "an unusable credential is never persisted")
         #expect(transport.requests.count == 1)
     }
@@ -162,6 +158,6 @@ struct TokenEndpointDown: Error {}
         let pipeline = Pipeline(transport: server(accepting: { "x" })) {
             AuthMiddleware(source: Unreadable(), clock: ManualClock())
         }
-        await #expect(throws: AuthError.self) { try await pipeline.send(URLRequest(url: testURL)) }
+        await #expect(throws: AuthError.self) { try await pipeline.send(HTTPRequest(url: testURL)) }
     }
 }

@@ -23,15 +23,15 @@ import FoundationNetworking
         let pipeline = Pipeline(transport: transport) { auth }
 
         try await auth.setCredential(.bearer("alice-token"))
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         try await auth.setCredential(.bearer("bob-token"))
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         try await auth.setCredential(nil)
         await #expect(
-            performing: { try await pipeline.send(URLRequest(url: testURL)) }, throws: Self.isReauthentication)
+            performing: { try await pipeline.send(HTTPRequest(url: testURL)) }, throws: Self.isReauthentication)
 
         #expect(
-            transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == [
+            transport.requests.map { $0.fields["Authorization"] } == [
                 "Bearer alice-token", "Bearer bob-token",
             ])
         #expect(source.state.value.persisted == ["alice-token", "bob-token"])
@@ -46,14 +46,14 @@ import FoundationNetworking
         let pipeline = Pipeline(transport: transport) {
             AuthMiddleware(source: source, options: AuthOptions(readsSourceOnEveryRequest: true), clock: ManualClock())
         }
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         source.state.withLock { $0.current = .bearer("bob-token") }
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         source.state.withLock { $0.current = nil }
         await #expect(
-            performing: { try await pipeline.send(URLRequest(url: testURL)) }, throws: Self.isReauthentication)
+            performing: { try await pipeline.send(HTTPRequest(url: testURL)) }, throws: Self.isReauthentication)
         #expect(
-            transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == [
+            transport.requests.map { $0.fields["Authorization"] } == [
                 "Bearer alice-token", "Bearer bob-token",
             ])
         #expect(source.refreshes == 0)
@@ -65,13 +65,13 @@ import FoundationNetworking
         let transport = ScriptedTransport { _ in .ok() }
         let auth = AuthMiddleware(source: source, clock: ManualClock())
         let pipeline = Pipeline(transport: transport) { auth }
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         source.state.withLock { $0.current = .bearer("bob-token") }
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         try await auth.setCredential(.bearer("bob-token"))
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         #expect(
-            transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == [
+            transport.requests.map { $0.fields["Authorization"] } == [
                 "Bearer alice-token", "Bearer alice-token", "Bearer bob-token",
             ])
     }
@@ -81,7 +81,7 @@ import FoundationNetworking
         let held = Gate()
         let source = TestSource(current: .bearer("alice-token"))
         let transport = ScriptedTransport { request in
-            let header = request.value(forHTTPHeaderField: "Authorization")
+            let header = request.fields["Authorization"]
             if header == "Bearer alice-token" {
                 try await held.wait()
                 return .status(401)
@@ -90,12 +90,12 @@ import FoundationNetworking
         }
         let auth = AuthMiddleware(source: source, clock: ManualClock())
         let pipeline = Pipeline(transport: transport) { auth }
-        let alices = Task { try await pipeline.send(URLRequest(url: testURL)) }
+        let alices = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
         await eventually { held.waiting == 1 }
         try await auth.setCredential(.bearer("bob-token"))
         held.open()
-        let (_, response) = try await alices.value
-        #expect(response.statusCode == 401)
+        let response = try await alices.value
+        #expect(response.status == 401)
         #expect(transport.requests.count == 1, "alice's request was replayed as bob")
         #expect(source.refreshes == 0)
     }
@@ -105,24 +105,24 @@ import FoundationNetworking
         let gate = Gate()
         let source = TestSource(current: .bearer("alice-token"), gate: gate)
         let transport = ScriptedTransport { request in
-            request.value(forHTTPHeaderField: "Authorization") == "Bearer alice-token" ? .status(401) : .ok()
+            request.fields["Authorization"] == "Bearer alice-token" ? .status(401) : .ok()
         }
         let auth = AuthMiddleware(source: source, clock: ManualClock())
         let pipeline = Pipeline(transport: transport) { auth }
-        let alices = Task { try await pipeline.send(URLRequest(url: testURL)) }
+        let alices = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
         await eventually { gate.waiting == 1 }
         try await auth.setCredential(.bearer("bob-token"))
-        let (_, response) = try await alices.value
-        #expect(response.statusCode == 401, "alice's waiter gives up without a replay")
+        let response = try await alices.value
+        #expect(response.status == 401, "alice's waiter gives up without a replay")
         gate.open()
         await eventually { gate.waiting == 0 }
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         try await Task.sleep(for: .milliseconds(20))
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         #expect(source.state.value.persisted == ["bob-token"])
         #expect(
             transport.requests.suffix(2).allSatisfy {
-                $0.value(forHTTPHeaderField: "Authorization") == "Bearer bob-token"
+                $0.fields["Authorization"] == "Bearer bob-token"
             })
     }
 
@@ -142,7 +142,7 @@ import FoundationNetworking
         let auth = AuthMiddleware(source: source, clock: ManualClock())
         let pipeline = Pipeline(transport: transport) { auth }
         await #expect(throws: URLError.self) { try await auth.setCredential(nil) }
-        _ = try await pipeline.send(URLRequest(url: testURL))
-        #expect(transport.requests.first?.value(forHTTPHeaderField: "Authorization") == "Bearer alice-token")
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
+        #expect(transport.requests.first?.fields["Authorization"] == "Bearer alice-token")
     }
 }

@@ -21,7 +21,7 @@ import FoundationNetworking
         }
         var statuses: [Int] = []
         for _ in 0..<8 {
-            statuses.append((try? await pipeline.send(URLRequest(url: testURL)).1.statusCode) ?? -1)
+            statuses.append((try? await pipeline.send(HTTPRequest(url: testURL)).status) ?? -1)
         }
         #expect(statuses == Array(repeating: 200, count: 8))
         #expect(transport.requests.count == 8)
@@ -38,11 +38,11 @@ import FoundationNetworking
                 source: ShortLived(base: source, lifetime: 300, now: { clock.value }), clock: ManualClock(),
                 now: { clock.value })
         }
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         #expect(source.refreshes == 1)
         clock.withLock { $0 = $0.addingTimeInterval(250) }  // 50 s left, inside the 60 s window
-        _ = try await pipeline.send(URLRequest(url: testURL))
-        #expect(transport.requests.last?.value(forHTTPHeaderField: "Authorization") == "Bearer token-1")
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
+        #expect(transport.requests.last?.fields["Authorization"] == "Bearer token-1")
         let renewed = try await sendsEventually("Bearer token-2", through: pipeline, recordedBy: transport)
         #expect(renewed, "the background refresh was adopted")
         #expect(source.refreshes == 2)
@@ -58,15 +58,15 @@ import FoundationNetworking
                 source: ShortLived(base: source, lifetime: 30, now: { clock.value }), clock: ManualClock(),
                 now: { clock.value })
         }
-        for _ in 0..<5 { _ = try await pipeline.send(URLRequest(url: testURL)) }
+        for _ in 0..<5 { _ = try await pipeline.send(HTTPRequest(url: testURL)) }
         #expect(source.refreshes == 1)
         clock.withLock { $0 = $0.addingTimeInterval(10) }
-        for _ in 0..<5 { _ = try await pipeline.send(URLRequest(url: testURL)) }
+        for _ in 0..<5 { _ = try await pipeline.send(HTTPRequest(url: testURL)) }
         #expect(source.refreshes == 1, "20 s left of 30: outside the capped 15 s window")
         clock.withLock { $0 = $0.addingTimeInterval(6) }
         let renewed = try await sendsEventually("Bearer token-2", through: pipeline, recordedBy: transport)
         #expect(renewed)
-        for _ in 0..<5 { _ = try await pipeline.send(URLRequest(url: testURL)) }
+        for _ in 0..<5 { _ = try await pipeline.send(HTTPRequest(url: testURL)) }
         #expect(source.refreshes == 2)
     }
 
@@ -77,7 +77,7 @@ import FoundationNetworking
         let transport = server(accepting: { "token-9" })
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
         for _ in 0..<3 {
-            await #expect { try await pipeline.send(URLRequest(url: testURL)) } throws: { error in
+            await #expect { try await pipeline.send(HTTPRequest(url: testURL)) } throws: { error in
                 if case AuthError.reauthenticationRequired = error { return true }
                 return false
             }
@@ -95,7 +95,7 @@ import FoundationNetworking
             source: source, options: AuthOptions(readsSourceOnEveryRequest: true), clock: ManualClock())
         let pipeline = Pipeline(transport: transport) { auth }
         for _ in 0..<3 {
-            await #expect { try await pipeline.send(URLRequest(url: testURL)) } throws: { error in
+            await #expect { try await pipeline.send(HTTPRequest(url: testURL)) } throws: { error in
                 if case AuthError.reauthenticationRequired = error { return true }
                 return false
             }
@@ -103,7 +103,7 @@ import FoundationNetworking
         #expect(source.refreshes == 1)
         #expect(transport.requests.count == 1)
         source.state.withLock { $0.current = .bearer("token-9") }  // signed in elsewhere in the app
-        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+        #expect(try await pipeline.send(HTTPRequest(url: testURL)).status == 200)
     }
 }
 
@@ -115,8 +115,8 @@ func sendsEventually(
     recordedBy transport: ScriptedTransport
 ) async throws -> Bool {
     for _ in 0..<1_000 {
-        _ = try await pipeline.send(URLRequest(url: testURL))
-        if transport.requests.last?.value(forHTTPHeaderField: "Authorization") == authorization { return true }
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
+        if transport.requests.last?.fields["Authorization"] == authorization { return true }
         try await Task.sleep(for: .milliseconds(1))
     }
     return false

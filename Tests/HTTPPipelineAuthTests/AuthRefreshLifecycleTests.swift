@@ -4,10 +4,6 @@ import HTTPPipelineAuth
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A refresh is never abandoned and a refresh token is never sent twice, against an endpoint
 /// that rotates refresh tokens and revokes the family on reuse.
 @Suite(.timeLimit(.minutes(1))) struct AuthRefreshLifecycleTests {
@@ -27,7 +23,7 @@ import FoundationNetworking
         }
 
         func send() async throws -> Int {
-            try await pipeline.send(URLRequest(url: testURL)).1.statusCode
+            try await pipeline.send(HTTPRequest(url: testURL)).status
         }
     }
 

@@ -4,10 +4,6 @@ import HTTPPipelineAuth
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 @Suite struct AuthSingleFlightTests {
     @Test func thousandConcurrentRequestsWithAnExpiredCredentialCauseOneRefreshAndAllSucceed() async throws {
         let gate = Gate()
@@ -16,7 +12,7 @@ import FoundationNetworking
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
         let statuses = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<1_000 {
-                group.addTask { (try? await pipeline.send(URLRequest(url: testURL)).1.statusCode) ?? -1 }
+                group.addTask { (try? await pipeline.send(HTTPRequest(url: testURL)).status) ?? -1 }
             }
             await eventually { transport.requests.count >= 1_000 }
             gate.open()
@@ -25,7 +21,7 @@ import FoundationNetworking
         #expect(statuses.allSatisfy { $0 == 200 }, "\(Set(statuses))")
         #expect(source.refreshes == 1)
         #expect(source.state.value.persisted == ["token-1"])
-        let replays = transport.requests.filter { $0.value(forHTTPHeaderField: "Authorization") == "Bearer token-1" }
+        let replays = transport.requests.filter { $0.fields["Authorization"] == "Bearer token-1" }
         #expect(replays.count == 1_000)
     }
 
@@ -33,20 +29,20 @@ import FoundationNetworking
         let slowGate = Gate()
         let source = TestSource()
         let transport = ScriptedTransport { request in
-            let header = request.value(forHTTPHeaderField: "Authorization")
-            if request.url?.path == "/slow", header == "Bearer token-0" {
+            let header = request.fields["Authorization"]
+            if request.url.path == "/slow", header == "Bearer token-0" {
                 try await slowGate.wait()  // held while the other request refreshes
             }
             return header == "Bearer token-1" ? .ok() : .status(401)
         }
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
         let slowURL = testURL.deletingLastPathComponent().appendingPathComponent("slow")
-        let slow = Task { try await pipeline.send(URLRequest(url: slowURL)) }
+        let slow = Task { try await pipeline.send(HTTPRequest(url: slowURL)) }
         await eventually { transport.requests.count == 1 }
-        #expect(try await pipeline.send(URLRequest(url: testURL)).1.statusCode == 200)
+        #expect(try await pipeline.send(HTTPRequest(url: testURL)).status == 200)
         #expect(source.refreshes == 1)
         slowGate.open()
-        #expect(try await slow.value.1.statusCode == 200)
+        #expect(try await slow.value.status == 200)
         #expect(source.refreshes == 1, "the stale token was replaced without a second refresh")
     }
 
@@ -62,11 +58,11 @@ import FoundationNetworking
         }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<50 {
-                group.addTask { _ = try? await pipeline.send(URLRequest(url: testURL)) }
+                group.addTask { _ = try? await pipeline.send(HTTPRequest(url: testURL)) }
             }
         }
         #expect(transport.requests.count == 50, "nobody waited for the refresh")
-        #expect(transport.requests.allSatisfy { $0.value(forHTTPHeaderField: "Authorization") == "Bearer token-0" })
+        #expect(transport.requests.allSatisfy { $0.fields["Authorization"] == "Bearer token-0" })
         gate.open()
         #expect(try await sendsEventually("Bearer token-1", through: pipeline, recordedBy: transport))
         #expect(source.refreshes == 1)
@@ -82,10 +78,10 @@ import FoundationNetworking
                 source: ShortLived(base: source, lifetime: 30, now: { clock.value }), clock: ManualClock(),
                 now: { clock.value })
         }
-        for _ in 0..<5 { _ = try await pipeline.send(URLRequest(url: testURL)) }
+        for _ in 0..<5 { _ = try await pipeline.send(HTTPRequest(url: testURL)) }
         #expect(source.refreshes == 1)
         clock.withLock { $0 = $0.addingTimeInterval(31) }
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         #expect(source.refreshes == 2)
     }
 
@@ -96,7 +92,7 @@ import FoundationNetworking
             AuthMiddleware(source: source, clock: ManualClock())
         }
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<20 { group.addTask { _ = try? await pipeline.send(URLRequest(url: testURL)) } }
+            for _ in 0..<20 { group.addTask { _ = try? await pipeline.send(HTTPRequest(url: testURL)) } }
         }
         let log = events.value
         #expect(log.filter { $0 == "refresh" }.count == 1)

@@ -71,11 +71,11 @@ struct ReviewFailingPersist: CredentialSource {
         source.readGate.withLock { $0 = read }
         source.persistGate.withLock { $0 = write }
         let transport = ScriptedTransport { request in
-            request.value(forHTTPHeaderField: "Authorization") == "Bearer alice-token" ? .status(401) : .ok()
+            request.fields["Authorization"] == "Bearer alice-token" ? .status(401) : .ok()
         }
         let auth = AuthMiddleware(source: source, clock: ManualClock())
         let pipeline = Pipeline(transport: transport) { auth }
-        let alices = Task { try await pipeline.send(URLRequest(url: testURL)) }
+        let alices = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
         await eventually { read.waiting == 1 }
         let signIn = Task { try await auth.setCredential(.bearer("bob-token")) }
         await eventually { write.waiting == 1 }
@@ -83,13 +83,13 @@ struct ReviewFailingPersist: CredentialSource {
         await eventually { transport.requests.count == 1 }
         write.open()
         try await signIn.value
-        let (_, response) = try await alices.value
-        let sent = transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") ?? "none" }
+        let response = try await alices.value
+        let sent = transport.requests.map { $0.fields["Authorization"] ?? "none" }
         // Either the request waited for the switch and went as bob, or it went as alice and its 401 is returned.
         #expect(
             sent != ["Bearer alice-token", "Bearer bob-token"],
             "alice's rejected request was replayed with bob's credential")
-        #expect(sent == ["Bearer bob-token"] || response.statusCode == 401)
+        #expect(sent == ["Bearer bob-token"] || response.status == 401)
     }
 
     // R1b: the same window with readsSourceOnEveryRequest: any request concurrent with a switch.
@@ -99,19 +99,19 @@ struct ReviewFailingPersist: CredentialSource {
         let source = ReviewHeldSource(base: base)
         let aliceRevoked = Locked(false)
         let transport = ScriptedTransport { request in
-            let header = request.value(forHTTPHeaderField: "Authorization")
+            let header = request.fields["Authorization"]
             if header == "Bearer alice-token" { return aliceRevoked.value ? .status(401) : .ok() }
             return .ok()
         }
         let auth = AuthMiddleware(
             source: source, options: AuthOptions(readsSourceOnEveryRequest: true), clock: ManualClock())
         let pipeline = Pipeline(transport: transport) { auth }
-        _ = try await pipeline.send(URLRequest(url: testURL))
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
         let read = Gate()
         let write = Gate()
         source.readGate.withLock { $0 = read }
         source.persistGate.withLock { $0 = write }
-        let alices = Task { try await pipeline.send(URLRequest(url: testURL)) }
+        let alices = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
         await eventually { read.waiting == 1 }
         aliceRevoked.withLock { $0 = true }  // alice signed out server-side as the app switches to bob
         let signIn = Task { try await auth.setCredential(.bearer("bob-token")) }
@@ -120,11 +120,11 @@ struct ReviewFailingPersist: CredentialSource {
         await eventually { transport.requests.count == 2 }
         write.open()
         try await signIn.value
-        let (_, response) = try await alices.value
-        let sent = transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") ?? "none" }
+        let response = try await alices.value
+        let sent = transport.requests.map { $0.fields["Authorization"] ?? "none" }
         #expect(
             sent != ["Bearer alice-token", "Bearer alice-token", "Bearer bob-token"], "replayed under the new identity")
-        #expect(sent == ["Bearer alice-token", "Bearer bob-token"] || response.statusCode == 401)
+        #expect(sent == ["Bearer alice-token", "Bearer bob-token"] || response.status == 401)
     }
 
     // R2: a setCredential whose write fails has already begun a new identity: the refresh in flight is
@@ -138,13 +138,13 @@ struct ReviewFailingPersist: CredentialSource {
             storage: .init(access: "access-0", refresh: "refresh-0"))
         let auth = AuthMiddleware(source: ReviewFailingPersist(base: rotating, failing: ["bob-token"]), clock: clock)
         let pipeline = Pipeline(transport: endpoint.api()) { auth }
-        let first = Task { try await pipeline.send(URLRequest(url: testURL)).1.statusCode }
+        let first = Task { try await pipeline.send(HTTPRequest(url: testURL)).status }
         await clock.waitForSleepers(2)  // the endpoint's answer and the waiter's timeout
         await #expect(throws: URLError.self) { try await auth.setCredential(.bearer("bob-token")) }
         clock.advance(by: .seconds(2))
         let firstStatus = try await first.value
         try await Task.sleep(for: .milliseconds(50))  // let the refresh's completion run
-        let second = Task { try await pipeline.send(URLRequest(url: testURL)).1.statusCode }
+        let second = Task { try await pipeline.send(HTTPRequest(url: testURL)).status }
         let secondResult = await reviewDrive(second, on: clock)
         let state = endpoint.state.value
         #expect(firstStatus == 200, "the failed sign-in changed nothing, so the first request is replayed")
@@ -161,9 +161,9 @@ struct ReviewFailingPersist: CredentialSource {
         let auth = AuthMiddleware(source: source, clock: ManualClock())
         let pipeline = Pipeline(transport: transport) { auth }
         try await auth.setCredential(nil)
-        var own = URLRequest(url: testURL)
-        own.setValue("Bearer caller", forHTTPHeaderField: "Authorization")
-        let result = await reviewResult { try await pipeline.send(own).1.statusCode }
+        var own = HTTPRequest(url: testURL)
+        own.fields["Authorization"] = "Bearer caller"
+        let result = await reviewResult { try await pipeline.send(own).status }
         #expect((try? result.get()) == 200, "\(result)")
         #expect(transport.requests.count == 1)
     }
@@ -175,7 +175,7 @@ struct ReviewFailingPersist: CredentialSource {
         let pipeline = Pipeline(transport: server(accepting: { "token-1" })) {
             AuthMiddleware(source: source, clock: ManualClock())
         }
-        let result = await reviewResult { try await pipeline.send(URLRequest(url: testURL)) }
+        let result = await reviewResult { try await pipeline.send(HTTPRequest(url: testURL)) }
         var isCancellation = false
         if case .failure(let error) = result, error is CancellationError { isCancellation = true }
         #expect(!isCancellation, "an uncancelled request failed with CancellationError")

@@ -3,10 +3,6 @@ import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A token endpoint as the OAuth 2.0 Security BCP recommends: every refresh rotates the refresh
 /// token, and a refresh token used twice revokes the whole family (every access and refresh
 /// token it issued), logging the user out.
@@ -52,7 +48,7 @@ final class RotatingTokenEndpoint: Sendable {
     /// An API transport that accepts only the endpoint's current access token.
     func api() -> ScriptedTransport {
         ScriptedTransport { [state] request in
-            let header = request.value(forHTTPHeaderField: "Authorization")
+            let header = request.fields["Authorization"]
             let valid = state.withLock { $0.validAccess }
             return valid.map { header == "Bearer \($0)" } == true ? .ok("hello") : .status(401)
         }

@@ -3,10 +3,6 @@ import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 let testURL = URL(string: "https://api.example.invalid/me") ?? URL(fileURLWithPath: "/")
 
 /// A credential source for tests: hands out `token-1`, `token-2`, … on each refresh, records what
@@ -115,7 +111,7 @@ final class Gate: Sendable {
 /// A transport that accepts only `Bearer <valid>` and answers 401 otherwise.
 func server(accepting valid: @escaping @Sendable () -> String, events: Locked<[String]>? = nil) -> ScriptedTransport {
     ScriptedTransport { request in
-        let header = request.value(forHTTPHeaderField: "Authorization") ?? "none"
+        let header = request.fields["Authorization"] ?? "none"
         events?.withLock { $0.append("send \(header)") }
         return header == "Bearer \(valid())" ? .ok("hello") : .status(401, headers: ["WWW-Authenticate": "Bearer"])
     }
@@ -126,5 +122,28 @@ func server(accepting valid: @escaping @Sendable () -> String, events: Locked<[S
 func eventually(_ condition: @Sendable () -> Bool) async {
     for _ in 0..<3_000 where !condition() {
         try? await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+/// `data` as a stream of chunks of at most `size` bytes, in order.
+func chunks(of data: Data, size: Int = 8_192) -> AsyncStream<Data> {
+    AsyncStream { continuation in
+        var offset = 0
+        while offset < data.count {
+            let end = min(offset + size, data.count)
+            continuation.yield(data.subdata(in: offset..<end))
+            offset = end
+        }
+        continuation.finish()
+    }
+}
+
+/// 100,000 bytes that are not all alike, so a truncated or reordered body cannot pass for it.
+let uploadPayload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 256) })
+
+extension HTTPResponse {
+    /// The whole body, read with a limit far above anything these tests send.
+    func bytes() async throws -> Data {
+        try await body.collect(upTo: 1 << 24)
     }
 }

@@ -4,10 +4,6 @@ import HTTPPipelineHeaders
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Default headers on a real wire: what the server receives.
 @Suite struct DefaultHeadersWireTests {
     @Test func serverReceivesDefaultHeadersAndNeverAnInjectedOne() async throws {
@@ -22,7 +18,7 @@ import FoundationNetworking
                 .computed("X-Trace") { _ in attack.value ? "t\r\nX-Injected: yes" : "t-1" },
             ])
         }
-        let request = URLRequest(url: server.baseURL.appendingPathComponent("books"))
+        let request = HTTPRequest(url: server.baseURL.appendingPathComponent("books"))
         _ = try await pipeline.send(request)
         attack.withLock { $0 = true }
         await #expect(throws: HeaderError.self) { _ = try await pipeline.send(request) }

@@ -4,10 +4,6 @@ import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A ``RetryBudget`` shared by several middleware, on manual clocks.
 @Suite struct RetryBudgetTests {
     /// Sends `calls` requests in a total outage, alternating between `middleware`, and returns

@@ -4,10 +4,6 @@ import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// `Retry-After`, the deadline, cancellation and the budget, on a manual clock.
 @Suite struct RetryTimingTests {
     let dateHeader = "Sun, 06 Nov 1994 08:49:37 GMT"
@@ -19,7 +15,7 @@ import FoundationNetworking
         let transport = ScriptedTransport(replies)
         let pipeline = Pipeline(transport: transport) { RetryMiddleware(policy: policy, clock: clock) }
         let (result, waits) = await drive(clock) { try await pipeline.send(request()) }
-        return (try result.get().1.statusCode, transport.requests.count, waits)
+        return (try result.get().status, transport.requests.count, waits)
     }
 
     @Test func retryAfterSecondsIsHonouredWhenLongerThanTheBackoff() async throws {

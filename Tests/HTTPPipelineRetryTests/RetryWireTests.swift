@@ -4,10 +4,6 @@ import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Retry over `URLSessionTransport` against the loopback server.
 @Suite struct RetryWireTests {
     @Test func flakyRouteRecoversAfterTwoBackoffsAndAPostWithoutAKeyIsSentOnce() async throws {
@@ -28,16 +24,15 @@ import FoundationNetworking
             RetryMiddleware(policy: exactPolicy(attempts: 3), clock: clock)
         }
         let url = server.baseURL.appendingPathComponent("flaky")
-        let (result, waits) = await drive(clock) { try await pipeline.send(URLRequest(url: url)) }
-        let (data, response) = try result.get()
-        #expect(response.statusCode == 200)
-        #expect(String(decoding: data, as: UTF8.self) == "ok")
+        let (result, waits) = await drive(clock) { try await pipeline.send(HTTPRequest(url: url)) }
+        let response = try result.get()
+        #expect(response.status == 200)
+        #expect(String(decoding: try await response.bytes(), as: UTF8.self) == "ok")
         #expect(waits == [.seconds(1), .seconds(2)])
 
-        var post = URLRequest(url: server.baseURL.appendingPathComponent("orders"))
-        post.httpMethod = "POST"
-        post.httpBody = Data("{}".utf8)
-        #expect(try await pipeline.send(post).1.statusCode == 503)
+        let post = HTTPRequest(
+            method: .post, url: server.baseURL.appendingPathComponent("orders"), body: HTTPBody(Data("{}".utf8)))
+        #expect(try await pipeline.send(post).status == 503)
         #expect(server.requests.filter { $0.path == "/orders" }.count == 1)
         #expect(server.requests.filter { $0.path == "/flaky" }.count == 3)
     }

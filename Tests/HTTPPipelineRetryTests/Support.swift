@@ -3,17 +3,19 @@ import HTTPPipeline
 import HTTPPipelineRetry
 import HTTPPipelineTesting
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 let testURL = URL(string: "https://api.example.invalid/books") ?? URL(fileURLWithPath: "/")
 
-func request(_ method: String = "GET", headers: [String: String] = [:]) -> URLRequest {
-    var request = URLRequest(url: testURL)
-    request.httpMethod = method
-    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+func request(_ method: String = "GET", headers: [String: String] = [:], body: HTTPBody? = nil) -> HTTPRequest {
+    var request = HTTPRequest(method: HTTPMethod(rawValue: method), url: testURL, body: body)
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.fields[name] = value }
     return request
+}
+
+extension HTTPResponse {
+    /// The whole body, read with a limit far above anything these tests send.
+    func bytes() async throws -> Data {
+        try await body.collect(upTo: 1 << 24)
+    }
 }
 
 /// A policy whose waits are exact (no jitter): 1 s, 2 s, 4 s … capped at 8 s.
@@ -53,3 +55,19 @@ func drive<T: Sendable>(
     await watcher.value
     return (await task.result, waits)
 }
+
+/// `data` as a stream of chunks of at most `size` bytes, in order.
+func chunks(of data: Data, size: Int = 8_192) -> AsyncStream<Data> {
+    AsyncStream { continuation in
+        var offset = 0
+        while offset < data.count {
+            let end = min(offset + size, data.count)
+            continuation.yield(data.subdata(in: offset..<end))
+            offset = end
+        }
+        continuation.finish()
+    }
+}
+
+/// 100,000 bytes that are not all alike, so a truncated or reordered body cannot pass for it.
+let uploadPayload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 256) })
