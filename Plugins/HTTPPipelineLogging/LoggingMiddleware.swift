@@ -112,14 +112,13 @@ public struct LoggingMiddleware: HTTPMiddleware {
         let clock = ContinuousClock()
         let start = clock.now
         let attempt = HTTPAttempt.current
-        let keep = level >= .body ? bodyLimit : 0
         var request = request
         let requestType = request.fields["Content-Type"]
         let streamedRequest = request.body.map { $0.bufferedData == nil } ?? false
         let seen = Locked(BodySeen(request.body, contentType: requestType))
         if let body = request.body, streamedRequest {
             // A streamed request body is watched as the transport reads it, never read here.
-            request.body = BodyTee.watch(body, keeping: keep) { bytes, prefix, error in
+            request.body = BodyTee.watch(body, keeping: kept(contentType: requestType)) { bytes, prefix, error in
                 guard error == nil else { return }
                 seen.withLock { $0 = BodySeen(bytes: bytes, prefix: prefix, contentType: requestType) }
             }
@@ -144,12 +143,28 @@ public struct LoggingMiddleware: HTTPMiddleware {
         }
         // A streamed response is logged when its body ends, fails or is dropped: one record
         // with the bytes that passed, while the reader gets every byte unchanged.
+        let keep = kept(contentType: responseType)
         response.body = BodyTee.watch(response.body, keeping: keep) { [self] bytes, prefix, error in
             let elapsed = start.duration(to: clock.now)
-            let body = BodySeen(bytes: bytes, prefix: keep > 0 ? prefix : nil, contentType: responseType)
-            emit(record(original, attempt: attempt, elapsed: elapsed, sent: sent(), response: (head, body), error: error))
+            let body = BodySeen(bytes: bytes, prefix: level >= .body ? prefix : nil, contentType: responseType)
+            emit(
+                record(original, attempt: attempt, elapsed: elapsed, sent: sent(), response: (head, body), error: error)
+            )
         }
         return response
+    }
+
+    /// How many of a streamed body's first bytes a tee keeps for the record: none below
+    /// ``LogLevel/body``; else as many as ``Redaction/body(_:contentType:limit:)`` reads of a
+    /// buffered body, one byte past what it scans. A copy cut at the limit itself could end inside
+    /// a run of text (user info before its `@`, a credential after `Bearer`) whose half no longer
+    /// looks like the secret it is part of; with that byte the redaction cuts the copy where no
+    /// run is split, exactly as it cuts a buffered body, and notes the cut.
+    private func kept(contentType: String?) -> Int {
+        guard level >= .body else { return 0 }
+        let multipart = Redaction.mediaType(contentType)?.hasPrefix("multipart/") == true
+        let scanned = multipart ? Redaction.bodyScanCeiling : Redaction.scanCap(limit: bodyLimit)
+        return scanned == .max ? .max : scanned + 1
     }
 
     private func emit(_ record: HTTPLogRecord) {

@@ -4,10 +4,6 @@ import HTTPPipelineGzip
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Thousands of mutated streams from a seeded generator: every one ends in a decoded body or a
 /// typed error, within the limit.
 @Suite struct GzipFuzzTests {

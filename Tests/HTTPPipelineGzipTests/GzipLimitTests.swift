@@ -2,10 +2,6 @@ import Foundation
 import HTTPPipelineGzip
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Decompression bombs made with zlib at test time, without ever holding the zeros they expand
 /// to: one mebibyte of zeros compressed with a full flush always gives the same bytes, so a
 /// stream of N MiB of zeros is those bytes N times, then an empty final block.

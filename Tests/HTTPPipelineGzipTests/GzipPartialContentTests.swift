@@ -4,10 +4,6 @@ import HTTPPipelineGzip
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Range responses: a part of a compressed representation cannot be decoded on its own, so it
 /// is handed on as it came.
 @Suite struct GzipPartialContentTests {
@@ -20,9 +16,10 @@ import FoundationNetworking
         return (part, headers)
     }
 
-    func send(status: Int, _ body: Data, headers: [String: String]) async throws -> (Data, HTTPURLResponse) {
+    func send(status: Int, _ body: Data, headers: [String: String]) async throws -> (Data, HTTPResponseHead) {
         let transport = ScriptedTransport([.status(status, headers: headers, body: body)])
-        return try await Pipeline(transport: transport) { GzipMiddleware() }.send(Support.request())
+        let response = try await Pipeline(transport: transport) { GzipMiddleware() }.send(Support.request())
+        return (try await response.bytes(), response.head)
     }
 
     @Test("A 206 carrying the first range of a gzip body is handed on undecoded, its head untouched")
@@ -30,10 +27,10 @@ import FoundationNetworking
         let (part, headers) = range(try Support.fixture("python-gzip.json.gz"), 0, 99)
         let (data, response) = try await send(status: 206, part, headers: headers)
         #expect(data == part)
-        #expect(response.statusCode == 206)
-        #expect(response.value(forHTTPHeaderField: "Content-Encoding") == "gzip")
-        #expect(response.value(forHTTPHeaderField: "Content-Range") == headers["Content-Range"])
-        #expect(response.value(forHTTPHeaderField: "Content-Length") == "100")
+        #expect(response.status == 206)
+        #expect(response.fields["Content-Encoding"] == "gzip")
+        #expect(response.fields["Content-Range"] == headers["Content-Range"])
+        #expect(response.fields["Content-Length"] == "100")
     }
 
     @Test("A 206 carrying a middle range of a gzip body keeps its Content-Encoding: the part is not plain")
@@ -41,7 +38,7 @@ import FoundationNetworking
         let (part, headers) = range(try Support.fixture("python-gzip.json.gz"), 100, 199)
         let (data, response) = try await send(status: 206, part, headers: headers)
         #expect(data == part)
-        #expect(response.value(forHTTPHeaderField: "Content-Encoding") == "gzip")
+        #expect(response.fields["Content-Encoding"] == "gzip")
     }
 
     @Test("A multipart/byteranges 206, which has no Content-Range of its own, is handed on undecoded")
@@ -53,7 +50,7 @@ import FoundationNetworking
         ]
         let (data, response) = try await send(status: 206, body, headers: headers)
         #expect(data == body)
-        #expect(response.value(forHTTPHeaderField: "Content-Encoding") == "gzip")
+        #expect(response.fields["Content-Encoding"] == "gzip")
     }
 
     @Test("A 206 carrying the first range of a .gz download is handed on undecoded, even with downloads decoded")
@@ -63,9 +60,9 @@ import FoundationNetworking
         let headers = ["Content-Type": "application/gzip", "Content-Range": "bytes 0-99/\(body.count)"]
         let transport = ScriptedTransport([.status(206, headers: headers, body: Data(part))])
         let pipeline = Pipeline(transport: transport) { GzipMiddleware(.default.decodingGzipDownloads()) }
-        let (data, response) = try await pipeline.send(Support.request())
-        #expect(data == part)
-        #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/gzip")
+        let response = try await pipeline.send(Support.request())
+        #expect(try await response.bytes() == part)
+        #expect(response.fields["Content-Type"] == "application/gzip")
     }
 
     @Test("A 416 whose Content-Range only states the full length has its gzip error page decoded")
@@ -77,6 +74,6 @@ import FoundationNetworking
         ]
         let (data, response) = try await send(status: 416, body, headers: headers)
         #expect(data == page)
-        #expect(response.value(forHTTPHeaderField: "Content-Encoding") == nil)
+        #expect(response.fields["Content-Encoding"] == nil)
     }
 }

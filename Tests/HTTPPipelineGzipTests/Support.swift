@@ -4,10 +4,6 @@ import HTTPPipelineGzip
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Fixtures, encoders and a one-call pipeline for the gzip tests.
 enum Support {
     static let url = URL(string: "http://gzip.invalid/books") ?? URL(fileURLWithPath: "/")
@@ -24,26 +20,27 @@ enum Support {
     /// The plain JSON most fixtures decode to.
     static func sample() throws -> Data { try fixture("sample.json") }
 
-    static func request(headers: [String: String] = [:], body: Data? = nil) -> URLRequest {
-        var request = URLRequest(url: url)
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    static func request(headers: [String: String] = [:], body: Data? = nil) -> HTTPRequest {
+        var request = HTTPRequest(url: url)
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.fields[name] = value }
         if let body {
-            request.httpMethod = "POST"
-            request.httpBody = body
+            request.method = .post
+            request.body = HTTPBody(body)
         }
         return request
     }
 
     /// Sends one request through `GzipMiddleware(options)` over a transport answering with
-    /// `body` and `headers`; returns what the caller gets back.
+    /// `body` and `headers`; returns the body bytes and the head the caller gets back.
     static func send(
         _ body: Data,
         headers: [String: String],
         options: GzipOptions = .default,
-        request: URLRequest = request()
-    ) async throws -> (Data, HTTPURLResponse) {
+        request: HTTPRequest = request()
+    ) async throws -> (Data, HTTPResponseHead) {
         let transport = ScriptedTransport([.status(200, headers: headers, body: body)])
-        return try await Pipeline(transport: transport) { GzipMiddleware(options) }.send(request)
+        let response = try await Pipeline(transport: transport) { GzipMiddleware(options) }.send(request)
+        return (try await response.bytes(), response.head)
     }
 
     /// Runs `send` and returns its ``GzipError``, or `nil` if it succeeded or threw something else.
@@ -130,10 +127,20 @@ struct BodyRecorder: HTTPMiddleware {
         self.name = name
     }
 
-    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await next(request)
-        let encoding = response.value(forHTTPHeaderField: "Content-Encoding")
-        seen.withLock { $0.append((data.count, encoding)) }
-        return (data, response)
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        let response = try await next(request)
+        let data = try await response.bytes()
+        seen.withLock { $0.append((data.count, response.fields["Content-Encoding"])) }
+        // A streamed body was read here: the layer above gets the same bytes, buffered.
+        guard response.body.bufferedData == nil else { return response }
+        return HTTPResponse(head: response.head, body: HTTPBody(data))
+    }
+}
+
+extension HTTPResponse {
+    /// The whole body: a buffered one at once, a streamed one read to its end.
+    func bytes() async throws -> Data {
+        if let data = body.bufferedData { return data }
+        return try await body.collect(upTo: Int.max)
     }
 }

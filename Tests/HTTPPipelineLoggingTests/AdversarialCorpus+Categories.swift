@@ -1,16 +1,11 @@
 import Foundation
+import HTTPPipeline
 import HTTPPipelineTesting
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The cases of each category.
 extension AdversarialCorpus {
-    func request(_ address: String, method: String = "GET") -> URLRequest {
-        var request = URLRequest(url: URL(string: address) ?? URL(fileURLWithPath: "/"))
-        request.httpMethod = method
-        return request
+    func request(_ address: String, method: String = "GET") -> HTTPRequest {
+        HTTPRequest(method: HTTPMethod(rawValue: method), url: URL(string: address) ?? URL(fileURLWithPath: "/"))
     }
 
     static func percentEncoded(_ text: String) -> String {
@@ -20,9 +15,11 @@ extension AdversarialCorpus {
     mutating func headersCase(_ index: Int) -> CorpusCase {
         var item = CorpusCase(category: .headers, request: request("https://api.example.com/v1/items/\(index)"))
         let named = anySecret()
-        item.request.setValue(pick(["Bearer ", ""]) + named, forHTTPHeaderField: pick(Self.secretHeaderNames))
+        // The value is drawn before the name, as the corpus always drew them.
+        let bearer = pick(["Bearer ", ""]) + named
+        item.request.fields[pick(Self.secretHeaderNames)] = bearer
         let shaped = shapedSecret()
-        item.request.setValue("relay \(shaped)", forHTTPHeaderField: pick(["X-Upstream", "X-Debug", "X-Relay-Info"]))
+        item.request.fields[pick(["X-Upstream", "X-Debug", "X-Relay-Info"])] = "relay \(shaped)"
         item.secrets += [named, shaped]
         let controls = [
             ("X-Request-Id", uuid()), ("Idempotency-Key", uuid()), ("X-Keyboard-Layout", "dvorak"),
@@ -32,7 +29,7 @@ extension AdversarialCorpus {
         ]
         for _ in 0..<3 {
             let (name, value) = pick(controls)
-            item.request.setValue(value, forHTTPHeaderField: name)
+            item.request.fields[name] = value
             item.controls.append("\(name): \(value)")
         }
         return item
@@ -176,8 +173,8 @@ extension AdversarialCorpus {
         }
         text += "}"
         var request = request("https://api.example.com/v1/things", method: "POST")
-        request.httpBody = Data(text.utf8)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.body = HTTPBody(Data(text.utf8))
+        request.fields["Content-Type"] = "application/json"
         return CorpusCase(category: .json, request: request, secrets: secrets, controls: chosen)
     }
 
@@ -198,8 +195,8 @@ extension AdversarialCorpus {
             grant + "&client_id=shelf-ios-app&scope=read+write&\(pick(Self.plainNames))=\(Self.percentEncoded(shaped))"
             + "&redirect_uri=https%3A%2F%2Fapp.example.com%2Fcallback"
         var request = request("https://auth.example.com/oauth/token", method: "POST")
-        request.httpBody = Data(body.utf8)
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.body = HTTPBody(Data(body.utf8))
+        request.fields["Content-Type"] = "application/x-www-form-urlencoded"
         var controls = [
             "client_id=shelf-ios-app&scope=read+write", "redirect_uri=https%3A%2F%2Fapp.example.com%2Fcallback",
         ]
@@ -232,8 +229,8 @@ extension AdversarialCorpus {
             "Content-Disposition: form-data; name=\"photo\"; filename=\"holiday.png\"\r\nContent-Type: image/png", file)
         body += Data("--\(boundary)--\r\n".utf8)
         var request = request("https://api.example.com/v1/uploads", method: "POST")
-        request.httpBody = body
-        request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+        request.body = HTTPBody(body)
+        request.fields["Content-Type"] = "multipart/form-data; boundary=\(boundary)"
         return CorpusCase(
             category: .multipart, request: request, secrets: [secret, shaped],
             controls: [title, #""album": "\#(album)""#, #"filename="holiday.png""#])
@@ -268,9 +265,8 @@ extension AdversarialCorpus {
         let checksum = sha256()
         text += "Checksum \(checksum) of build 2024.05.\(index % 28 + 1), released to 203.0.113.\(index % 250).\n"
         var request = request("https://api.example.com/v1/notes", method: "PUT")
-        request.httpBody = Data(text.utf8)
-        request.setValue(
-            index % 2 == 0 ? "text/plain; charset=utf-8" : "application/yaml", forHTTPHeaderField: "Content-Type")
+        request.body = HTTPBody(Data(text.utf8))
+        request.fields["Content-Type"] = index % 2 == 0 ? "text/plain; charset=utf-8" : "application/yaml"
         return CorpusCase(
             category: .text, request: request, secrets: secrets,
             controls: [user, "request \(id)", "Checksum \(checksum) of build 2024.05.\(index % 28 + 1)"])

@@ -1,9 +1,6 @@
 import Foundation
+import HTTPPipeline
 import HTTPPipelineTesting
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One exchange of the adversarial corpus: secrets that must never be logged, and controls —
 /// values that look technical or contain secret-looking words — that must stay visible.
@@ -17,7 +14,7 @@ struct CorpusCase: Sendable {
     }
 
     let category: Category
-    var request: URLRequest
+    var request: HTTPRequest
     var status = 200
     var responseHeaders: [String: String] = [:]
     var responseBody = Data()

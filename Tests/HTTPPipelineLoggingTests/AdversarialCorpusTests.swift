@@ -4,10 +4,6 @@ import HTTPPipelineLogging
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The adversarial corpus through the whole middleware at body level, with the default limits:
 /// leak and over-redaction rates per category.
 @Suite struct AdversarialCorpusTests {
@@ -20,9 +16,9 @@ import FoundationNetworking
 
     /// Everything a case holds, unredacted: what a logger without redaction could show.
     static func material(of item: CorpusCase) -> String {
-        var parts = [item.request.url?.absoluteString ?? ""]
-        parts += (item.request.allHTTPHeaderFields ?? [:]).map { "\($0.key): \($0.value)" }
-        parts.append(String(decoding: item.request.httpBody ?? Data(), as: UTF8.self))
+        var parts = [item.request.url.absoluteString]
+        parts += item.request.fields.map { "\($0.name): \($0.value)" }
+        parts.append(String(decoding: item.request.body?.bufferedData ?? Data(), as: UTF8.self))
         parts += item.responseHeaders.map { "\($0.key): \($0.value)" }
         parts.append(String(decoding: item.responseBody, as: UTF8.self))
         parts.append(item.error.map { String(describing: $0) } ?? "")

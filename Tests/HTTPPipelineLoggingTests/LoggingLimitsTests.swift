@@ -4,15 +4,11 @@ import HTTPPipelineLogging
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// How big a record may grow: URLs and header values are cut to their limits, after redaction.
 @Suite struct LoggingLimitsTests {
     /// Logs one exchange at `.headers` and returns the sink.
     func log(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         reply: ScriptedTransport.Reply = .ok(),
         middleware: (InMemoryLogSink) -> LoggingMiddleware = { LoggingMiddleware(level: .headers, sink: $0) }
     ) async throws -> InMemoryLogSink {
@@ -31,7 +27,7 @@ import FoundationNetworking
             "https://user:hunter2@api.example.invalid/search?access_token=tok-SECRET-U1&q=\(near)"
             + "&client_secret=tok-SECRET-U2&p=\(filler)&sig=tok-SECRET-U3"
         let url = try #require(URL(string: address))
-        let sink = try await log(URLRequest(url: url))
+        let sink = try await log(HTTPRequest(url: url))
         let record = try #require(sink.records.first)
         #expect(record.url.utf8.count <= 4_096 + 48, "the URL in the record: \(record.url.utf8.count) bytes")
         #expect(
@@ -45,8 +41,8 @@ import FoundationNetworking
     func enormousHeaderValueIsCut() async throws {
         let filler = String(repeating: "word ", count: 1_000_000)
         let value = String(repeating: "v", count: 1_000) + " token=tok-SECRET-H1 " + filler + " token=tok-SECRET-H2"
-        var request = URLRequest(url: try #require(URL(string: "https://api.example.invalid/books")))
-        request.setValue(value, forHTTPHeaderField: "X-Huge")
+        var request = HTTPRequest(url: try #require(URL(string: "https://api.example.invalid/books")))
+        request.fields["X-Huge"] = value
         let reply = ScriptedTransport.Reply.status(200, headers: ["X-Echo": value])
         let sink = try await log(request, reply: reply)
         let record = try #require(sink.records.first)
@@ -88,7 +84,7 @@ import FoundationNetworking
     func urlCutNeverShowsASecret(shift: Int) async throws {
         let hidden = String(repeating: "Z", count: 610 + shift)
         let url = try #require(URL(string: "https://h.example/?access_token=\(hidden)\(Self.urlTail)"))
-        let sink = try await log(URLRequest(url: url)) { LoggingMiddleware(level: .basic, sink: $0, urlLimit: 200) }
+        let sink = try await log(HTTPRequest(url: url)) { LoggingMiddleware(level: .basic, sink: $0, urlLimit: 200) }
         let shown = try #require(sink.records.first).url
         #expect(!Self.leaks(shown), "shift \(shift): \(shown)")
         #expect(shown.hasSuffix(" more bytes; limit 200)"))
@@ -100,8 +96,8 @@ import FoundationNetworking
     @Test("A cut in a header value never shows part of a secret, wherever it falls", arguments: Array(0...160))
     func headerValueCutNeverShowsASecret(shift: Int) async throws {
         let hidden = String(repeating: "Z", count: 610 + shift)
-        var request = URLRequest(url: try #require(URL(string: "https://h.example/")))
-        request.setValue("token=\(hidden)\(Self.textTail)", forHTTPHeaderField: "X-Note")
+        var request = HTTPRequest(url: try #require(URL(string: "https://h.example/")))
+        request.fields["X-Note"] = "token=\(hidden)\(Self.textTail)"
         let sink = try await log(request) { LoggingMiddleware(level: .headers, sink: $0, headerValueLimit: 200) }
         let record = try #require(sink.records.first)
         let shown = try #require(record.requestHeaders.first { $0.name == "X-Note" }).value
@@ -112,20 +108,20 @@ import FoundationNetworking
     @Test("A URL longer than its limit is cut on a character boundary with a note of what was left out")
     func urlLimitIsConfigurable() async throws {
         let long = try #require(URL(string: "https://h.example/" + String(repeating: "a", count: 100)))
-        let cut = try await log(URLRequest(url: long)) { LoggingMiddleware(level: .basic, sink: $0, urlLimit: 30) }
+        let cut = try await log(HTTPRequest(url: long)) { LoggingMiddleware(level: .basic, sink: $0, urlLimit: 30) }
         #expect(cut.records.first?.url == "https://h.example/aaaaaaaaaaaa… (88 more bytes; limit 30)")
         let accented = try #require(URL(string: "https://h.example/%C3%A9?q=" + String(repeating: "é", count: 20)))
-        let short = try await log(URLRequest(url: accented)) { LoggingMiddleware(level: .basic, sink: $0) }
+        let short = try await log(HTTPRequest(url: accented)) { LoggingMiddleware(level: .basic, sink: $0) }
         #expect(short.records.first?.url == accented.absoluteString, "a URL within its limit is untouched")
     }
 
     @Test("A header value is cut after redaction; an allowed one is cut unredacted; a secret one stays the mark")
     func headerValueLimitIsConfigurable() async throws {
-        var request = URLRequest(url: try #require(URL(string: "https://h.example/")))
-        request.setValue(String(repeating: "k", count: 2_000), forHTTPHeaderField: "X-Api-Key")
-        request.setValue("Bearer \(Self.secret)\(Self.secret)", forHTTPHeaderField: "Authorization")
-        request.setValue("token=\(Self.secret) and then some", forHTTPHeaderField: "X-Note")
-        request.setValue("short", forHTTPHeaderField: "X-Short")
+        var request = HTTPRequest(url: try #require(URL(string: "https://h.example/")))
+        request.fields["X-Api-Key"] = String(repeating: "k", count: 2_000)
+        request.fields["Authorization"] = "Bearer \(Self.secret)\(Self.secret)"
+        request.fields["X-Note"] = "token=\(Self.secret) and then some"
+        request.fields["X-Short"] = "short"
         let sink = try await log(request) {
             LoggingMiddleware(
                 level: .headers, sink: $0, redaction: Redaction.default.allowingHeaders(["X-Api-Key"]),
@@ -148,7 +144,7 @@ import FoundationNetworking
 
     @Test("An enormous error description is cut to the header value limit, and the note names the limit")
     func errorDescriptionIsCut() async throws {
-        let request = URLRequest(url: try #require(URL(string: "https://h.example/")))
+        let request = HTTPRequest(url: try #require(URL(string: "https://h.example/")))
         let sink = InMemoryLogSink()
         let pipeline = Pipeline(transport: ScriptedTransport([.failure(VerboseError())])) {
             LoggingMiddleware(level: .headers, sink: sink)
@@ -164,7 +160,7 @@ import FoundationNetworking
     @Test("A record notes the limits its parts were cut to")
     func recordNotesItsLimits() async throws {
         let long = try #require(URL(string: "https://h.example/" + String(repeating: "a", count: 100)))
-        let sink = try await log(URLRequest(url: long)) {
+        let sink = try await log(HTTPRequest(url: long)) {
             LoggingMiddleware(level: .headers, sink: $0, bodyLimit: 77, urlLimit: 30, headerValueLimit: 55)
         }
         let record = try #require(sink.records.first)

@@ -13,17 +13,15 @@ import FoundationNetworking
         URL(string: "https://user:hunter2@api.example.invalid/books/1?access_token=tok-SECRET-1&page=2")
         ?? URL(fileURLWithPath: "/")
 
-    func request(method: String = "GET", body: Data? = nil, headers: [String: String] = [:]) -> URLRequest {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.httpBody = body
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    func request(method: HTTPMethod = .get, body: Data? = nil, headers: [String: String] = [:]) -> HTTPRequest {
+        var request = HTTPRequest(method: method, url: url, body: body.map { HTTPBody($0) })
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.fields[name] = value }
         return request
     }
 
     func log(
         _ level: LogLevel,
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         reply: ScriptedTransport.Reply = .status(
             200, headers: ["Content-Type": "application/json"], body: Data(#"{"ok":true}"#.utf8))
     ) async -> InMemoryLogSink {
@@ -34,7 +32,7 @@ import FoundationNetworking
     }
 
     @Test func basicLevelWritesOneRecordWithTheFactsOfTheExchange() async throws {
-        let sink = await log(.basic, request(method: "POST", body: Data("12345".utf8)))
+        let sink = await log(.basic, request(method: .post, body: Data("12345".utf8)))
         let record = try #require(sink.records.first)
         #expect(sink.records.count == 1)
         #expect(record.method == "POST")
@@ -77,7 +75,7 @@ import FoundationNetworking
             200, headers: ["Content-Type": "application/json"],
             body: Data(#"{"refresh_token":"tok-SECRET-5","name":"shelf"}"#.utf8))
         let sink = await log(
-            .body, request(method: "POST", body: body, headers: ["Content-Type": "application/json"]), reply: reply)
+            .body, request(method: .post, body: body, headers: ["Content-Type": "application/json"]), reply: reply)
         let record = try #require(sink.records.first)
         #expect(record.requestBody?.contains("ada") == true)
         #expect(record.responseBody?.contains("shelf") == true)
@@ -128,9 +126,9 @@ import FoundationNetworking
         let pipeline = Pipeline(transport: ScriptedTransport([.ok("fine")])) {
             LoggingMiddleware(level: .body) { _ in throw SinkBroke() }
         }
-        let (data, response) = try await pipeline.send(request())
-        #expect(response.statusCode == 200)
-        #expect(String(decoding: data, as: UTF8.self) == "fine")
+        let response = try await pipeline.send(request())
+        #expect(response.status == 200)
+        #expect(String(decoding: try await response.bytes(), as: UTF8.self) == "fine")
     }
 
     @Test(arguments: LogLevel.allCases)
@@ -140,24 +138,39 @@ import FoundationNetworking
     }
 
     @Test func requestResponseAndErrorReachTheirDestinationUnchanged() async throws {
-        let original = request(method: "PUT", body: Data("body".utf8), headers: ["Authorization": "Bearer x"])
+        let original = request(method: .put, body: Data("body".utf8), headers: ["Authorization": "Bearer x"])
         let transport = ScriptedTransport([.status(201, headers: ["Set-Cookie": "s=1"], body: Data("reply".utf8))])
         let pipeline = Pipeline(transport: transport) { LoggingMiddleware(level: .body, sink: InMemoryLogSink()) }
-        let (data, response) = try await pipeline.send(original)
+        let response = try await pipeline.send(original)
         let sent = try #require(transport.requests.first)
+        #expect(sent.method == original.method)
         #expect(sent.url == original.url)
-        #expect(sent.allHTTPHeaderFields == original.allHTTPHeaderFields)
-        #expect(sent.httpBody == original.httpBody)
-        #expect(data == Data("reply".utf8))
-        #expect(response.value(forHTTPHeaderField: "Set-Cookie") == "s=1")
+        #expect(sent.fields == original.fields)
+        #expect(sent.body?.bufferedData == original.body?.bufferedData)
+        #expect(try await response.bytes() == Data("reply".utf8))
+        #expect(response.status == 201)
+        #expect(response.fields["Set-Cookie"] == "s=1")
     }
 
     @Test func streamedRequestBodyIsNotRead() async throws {
-        var streamed = request(method: "POST")
-        streamed.httpBodyStream = InputStream(data: Data("secret stream".utf8))
-        let sink = await log(.body, streamed)
+        // Logging never reads a streamed request body itself: one the transport does not read
+        // stays unread, unsized and unshown.
+        let reads = Locked(0)
+        let chunks = AsyncThrowingStream<Data, any Error> { continuation in
+            continuation.yield(Data("secret stream".utf8))
+            continuation.finish()
+        }
+        let streamed = request(method: .post, headers: ["Content-Type": "text/plain"])
+        var sending = streamed
+        sending.body = HTTPBody(stream: CountingChunks(base: chunks, reads: reads))
+        let sink = InMemoryLogSink()
+        let pipeline = Pipeline(transport: BodyIgnoringTransport()) { LoggingMiddleware(level: .body, sink: sink) }
+        _ = try await pipeline.send(sending)
         let record = try #require(sink.records.first)
+        #expect(sink.records.count == 1)
+        #expect(reads.value == 0)
         #expect(record.requestBytes == nil)
+        #expect(record.requestBody == "<streamed body, not read>")
         #expect(!sink.text.contains("secret stream"))
     }
 }
@@ -165,19 +178,19 @@ import FoundationNetworking
 @Suite struct LoggingHostileInputTests {
     @Test func enormousHeadersAndNonUTF8BodiesAreLoggedSafely() async throws {
         let huge = String(repeating: "a", count: 2_000_000)
-        var request = URLRequest(
+        var request = HTTPRequest(
+            method: .post,
             url: URL(string: "https://api.example.invalid/x?token=tok-SECRET-9") ?? URL(fileURLWithPath: "/"))
-        request.httpMethod = "POST"
-        request.setValue(huge, forHTTPHeaderField: "X-Huge")
-        request.setValue("Bearer tok-SECRET-10 " + huge, forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data([0xFF, 0xFE, 0x00, 0x7B, 0x22])  // not UTF-8, not JSON
+        request.fields["X-Huge"] = huge
+        request.fields["Authorization"] = "Bearer tok-SECRET-10 " + huge
+        request.fields["Content-Type"] = "application/json"
+        request.body = HTTPBody(Data([0xFF, 0xFE, 0x00, 0x7B, 0x22]))  // not UTF-8, not JSON
         let sink = InMemoryLogSink()
         let reply = ScriptedTransport.Reply.status(
             200, headers: ["Content-Type": "text/plain"], body: Data([0xC3, 0x28, 0xA0, 0xA1]))
         let pipeline = Pipeline(transport: ScriptedTransport([reply])) { LoggingMiddleware(level: .body, sink: sink) }
-        let (data, _) = try await pipeline.send(request)
-        #expect(data == Data([0xC3, 0x28, 0xA0, 0xA1]), "the caller still gets the exact bytes")
+        let response = try await pipeline.send(request)
+        #expect(try await response.bytes() == Data([0xC3, 0x28, 0xA0, 0xA1]), "the caller still gets the exact bytes")
         let text = sink.text
         #expect(!text.contains("tok-SECRET-9"))
         #expect(!text.contains("tok-SECRET-10"))

@@ -4,10 +4,6 @@ import HTTPPipelineLogging
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// No secret survives logging, whatever the level and wherever the secret travels: through the
 /// whole middleware, records formatted as a sink prints them.
 @Suite struct LoggingPropertyTests {

@@ -1,22 +1,19 @@
 import Foundation
+import HTTPPipeline
 import HTTPPipelineLogging
 import Testing
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 @Suite("Redaction properties")
 struct RedactionPropertyTests {
     /// Everything the logging middleware could log about an exchange, through the redaction.
     static func redactedLog(of exchange: GeneratedExchange, redaction: Redaction, bodyLimit: Int) -> String {
         var parts: [String] = []
-        if let url = exchange.request.url { parts.append(redaction.url(url)) }
-        for (name, value) in exchange.request.allHTTPHeaderFields ?? [:] {
-            parts.append("\(name): \(redaction.headerValue(name: name, value: value))")
+        parts.append(redaction.url(exchange.request.url))
+        for field in exchange.request.fields {
+            parts.append("\(field.name): \(redaction.headerValue(name: field.name, value: field.value))")
         }
-        if let body = exchange.request.httpBody {
-            let type = exchange.request.value(forHTTPHeaderField: "Content-Type")
+        if let body = exchange.request.body?.bufferedData {
+            let type = exchange.request.fields["Content-Type"]
             parts.append(redaction.body(body, contentType: type, limit: bodyLimit))
         }
         for (name, value) in exchange.responseHeaders {

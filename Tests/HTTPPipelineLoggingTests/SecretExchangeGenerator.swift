@@ -1,4 +1,5 @@
 import Foundation
+import HTTPPipeline
 import HTTPPipelineTesting
 
 #if canImport(FoundationNetworking)
@@ -14,7 +15,7 @@ let failingURLStringErrorKey = "NSErrorFailingURLStringKey"
 /// them may appear in anything logged about the exchange.
 struct GeneratedExchange: Sendable {
     /// The request: secrets in its URL (user info, query, fragment), headers and body.
-    var request: URLRequest
+    var request: HTTPRequest
     /// The response status.
     var status: Int
     /// The response headers: `Set-Cookie`, secret-named headers, a `Location` with a code.
@@ -77,17 +78,16 @@ struct SecretExchangeBuilder {
     mutating func makeExchange() -> GeneratedExchange {
         secrets = []
         let url = makeURL()
-        var request = URLRequest(url: url)
-        request.httpMethod = pick(["GET", "POST", "PUT", "DELETE"])
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("pipeline-tests/1.0", forHTTPHeaderField: "User-Agent")
+        var request = HTTPRequest(method: HTTPMethod(rawValue: pick(["GET", "POST", "PUT", "DELETE"])), url: url)
+        request.fields["Accept"] = "application/json"
+        request.fields["User-Agent"] = "pipeline-tests/1.0"
         for name in Self.secretHeaderNames.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random)) {
             let spelled = chance(3) ? name.lowercased() : name
-            request.setValue(secretHeaderValue(for: name), forHTTPHeaderField: spelled)
+            request.fields[spelled] = secretHeaderValue(for: name)
         }
         if let (body, type) = makeBody() {
-            request.httpBody = body
-            request.setValue(type, forHTTPHeaderField: "Content-Type")
+            request.body = HTTPBody(body)
+            request.fields["Content-Type"] = type
         }
         var responseHeaders = ["Content-Type": "application/json", "X-Request-Id": pick(Self.plainWords)]
         for name in Self.secretResponseHeaderNames.shuffled(using: &random).prefix(
@@ -124,9 +124,9 @@ struct SecretExchangeBuilder {
 
     /// Everything in an exchange as text, unredacted.
     static func unredactedText(of exchange: GeneratedExchange) -> String {
-        var parts = [exchange.request.url?.absoluteString ?? ""]
-        parts += (exchange.request.allHTTPHeaderFields ?? [:]).map { "\($0.key): \($0.value)" }
-        parts.append(String(decoding: exchange.request.httpBody ?? Data(), as: UTF8.self))
+        var parts = [exchange.request.url.absoluteString]
+        parts += exchange.request.fields.map { "\($0.name): \($0.value)" }
+        parts.append(String(decoding: exchange.request.body?.bufferedData ?? Data(), as: UTF8.self))
         parts += exchange.responseHeaders.map { "\($0.key): \($0.value)" }
         parts.append(String(decoding: exchange.responseBody, as: UTF8.self))
         parts.append(exchange.error.map { String(describing: $0) } ?? "")

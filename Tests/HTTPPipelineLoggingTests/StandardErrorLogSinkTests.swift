@@ -4,10 +4,6 @@ import HTTPPipelineLogging
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 @Suite struct StandardErrorLogSinkTests {
     @Test func writesEachFormattedRecordAsWholeLinesToStandardError() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString).log")
@@ -19,9 +15,9 @@ import FoundationNetworking
         let pipeline = Pipeline(transport: ScriptedTransport([.ok("a"), .status(404)])) {
             LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())
         }
-        var request = URLRequest(
+        var request = HTTPRequest(
             url: URL(string: "https://api.example.invalid/x?access_token=tok-SECRET-11") ?? URL(fileURLWithPath: "/"))
-        request.setValue("Bearer tok-SECRET-12", forHTTPHeaderField: "Authorization")
+        request.fields["Authorization"] = "Bearer tok-SECRET-12"
         _ = try? await pipeline.send(request)
         _ = try? await pipeline.send(request)
         dup2(saved, 2)
