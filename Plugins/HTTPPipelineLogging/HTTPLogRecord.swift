@@ -67,7 +67,8 @@ public struct HTTPLogRecord: Sendable {
     public let url: String
     /// The status, or the kind of error.
     public let outcome: Outcome
-    /// The size of the request body in bytes (0 without a body; `nil` for a body stream).
+    /// The size of the request body in bytes: 0 without a body; for a stream, the bytes the
+    /// transport read, or `nil` when it had not finished reading it when the record was written.
     public let requestBytes: Int?
     /// The size of the response body in bytes, or `nil` when an error was thrown.
     public let responseBytes: Int?

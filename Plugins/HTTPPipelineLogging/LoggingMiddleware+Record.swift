@@ -82,6 +82,7 @@ extension LoggingMiddleware {
     /// A short, secret-free name for an error: `cancelled`, `URLError.timedOut`, or its type.
     static func kind(of error: any Error) -> String {
         if error is CancellationError { return "cancelled" }
+        if error is BodyTee.Abandoned { return "abandoned" }
         if let urlError = error as? URLError { return "URLError." + ErrorWords.name(of: urlError.code) }
         return String(describing: type(of: error))
     }

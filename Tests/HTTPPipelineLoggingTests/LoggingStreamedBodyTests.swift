@@ -124,7 +124,7 @@ import Testing
         }
         #expect(sink.records.count == 1)
         let record = try #require(sink.records.first)
-        #expect(record.outcome == .bodyFailed(status: 200, kind: "Abandoned"))
+        #expect(record.outcome == .bodyFailed(status: 200, kind: "abandoned"))
         #expect(record.responseBytes == 0)
     }
 
@@ -142,7 +142,7 @@ import Testing
         }
         #expect(sink.records.count == 1)
         let record = try #require(sink.records.first)
-        #expect(record.outcome == .bodyFailed(status: 200, kind: "Abandoned"))
+        #expect(record.outcome == .bodyFailed(status: 200, kind: "abandoned"))
         #expect(record.responseBytes == 1_000)
     }
 
