@@ -66,7 +66,7 @@ extension LoggingMiddleware {
 
     private func bodyText(_ body: BodySeen, streamed: Bool) -> String {
         guard let prefix = body.prefix else { return streamed && body.bytes == nil ? "<streamed body, not read>" : "" }
-        return redaction.body(prefix, contentType: body.contentType, limit: bodyLimit)
+        return redaction.body(prefix, contentType: body.contentType, limit: bodyLimit, total: body.bytes ?? prefix.count)
     }
 
     /// Header fields sorted by name, values redacted where the name is secret, then cut to the

@@ -36,7 +36,14 @@ extension Redaction {
     ///   - limit: The most bytes of body text to show; negative counts as zero.
     /// - Returns: The loggable body, or `""` for an empty body.
     public func body(_ data: Data, contentType: String?, limit: Int) -> String {
+        body(data, contentType: contentType, limit: limit, total: data.count)
+    }
+
+    /// ``body(_:contentType:limit:)`` for the first bytes of a longer body (a streamed one, of
+    /// which only a prefix was kept): sizes and notes give `total`, the whole body's size.
+    func body(_ data: Data, contentType: String?, limit: Int, total: Int) -> String {
         guard !data.isEmpty else { return "" }
+        let total = max(total, data.count)
         let limit = max(0, limit)
         let mediaType = Self.mediaType(contentType)
         if let mediaType, mediaType.hasPrefix("multipart/") {
@@ -45,20 +52,20 @@ extension Redaction {
             let head = Array(data.prefix(Self.bodyScanCeiling + 1))
             let kept = SafeCut.scanPrefix(head[...], cap: Self.bodyScanCeiling)
             if let parts = redactMultipart(kept, contentType: contentType, limit: limit, depth: 0) {
-                return SafeCut.render(parts, limit: limit, unscanned: data.count - kept.count)
+                return SafeCut.render(parts, limit: limit, unscanned: total - kept.count)
             }
-            return Self.binarySummary(count: data.count, mediaType: mediaType)
+            return Self.binarySummary(count: total, mediaType: mediaType)
         }
         if let mediaType, Self.isBinaryType(mediaType) {
-            return Self.binarySummary(count: data.count, mediaType: mediaType)
+            return Self.binarySummary(count: total, mediaType: mediaType)
         }
         let cap = Self.scanCap(limit: limit)
         let head = Array(data.prefix(cap + 1))
         let kept = SafeCut.scanPrefix(head[...], cap: cap)
         guard String(validating: kept, as: UTF8.self) != nil, !kept.contains(0) else {
-            return Self.binarySummary(count: data.count, mediaType: mediaType)
+            return Self.binarySummary(count: total, mediaType: mediaType)
         }
-        let unscanned = data.count - kept.count
+        let unscanned = total - kept.count
         if Self.isJSON(mediaType: mediaType, bytes: kept) {
             return SafeCut.render(redactJSON(kept), limit: limit, unscanned: unscanned)
         }
