@@ -84,7 +84,7 @@ package enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
             return .unavailable
         case .transport:
             return .unavailable
-        case .unacceptableStatus, .decoding, .invalidRequest, .responseTooLarge:
+        case .unacceptableStatus, .decoding, .invalidRequest, .responseTooLarge, .streamLineTooLong:
             return .failed
         }
     }

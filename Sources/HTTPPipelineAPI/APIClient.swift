@@ -86,14 +86,7 @@ public struct APIClient: Sendable {
     ///   ``APIError/unacceptableStatus(code:bodySnippet:)``,
     ///   ``APIError/responseTooLarge(limit:)`` or ``APIError/decoding(type:codingPath:reason:)``.
     public func send<Response>(_ endpoint: Endpoint<Response>) async throws -> Response {
-        let request = try self.request(for: endpoint)
-        try Task.checkCancellation()
-        let response = try await transported { try await transport.send(request) }
-        guard acceptableStatus.contains(response.status) else {
-            // Only the snippet's bytes are read: an error page never costs more than that.
-            let start = try await transported { try await Self.prefix(of: response.body, count: APIError.bodySnippetLimit + 1) }
-            throw APIError.unacceptableStatus(code: response.status, bodySnippet: APIError.snippet(of: start))
-        }
+        let response = try await acceptedResponse(for: endpoint)
         let limit = responseBodyLimit
         let data = try await transported {
             do {
@@ -105,10 +98,31 @@ public struct APIClient: Sendable {
         return try decode(Response.self, from: data)
     }
 
+    /// Sends an endpoint's request and checks the status, leaving the body unread.
+    ///
+    /// - Throws: As ``send(_:)`` does, before the body.
+    func acceptedResponse<Response>(
+        for endpoint: Endpoint<Response>,
+        accept: String? = nil
+    ) async throws -> HTTPResponse {
+        var request = try self.request(for: endpoint)
+        if let accept, request.fields["Accept"] == nil { request.fields["Accept"] = accept }
+        try Task.checkCancellation()
+        let response = try await transported { [request] in try await transport.send(request) }
+        guard acceptableStatus.contains(response.status) else {
+            // Only the snippet's bytes are read: an error page never costs more than that.
+            let start = try await transported {
+                try await Self.prefix(of: response.body, count: APIError.bodySnippetLimit + 1)
+            }
+            throw APIError.unacceptableStatus(code: response.status, bodySnippet: APIError.snippet(of: start))
+        }
+        return response
+    }
+
     /// Runs a step that talks to the transport (sending, or reading the body), with its errors as
     /// the client reports them: cancellation as `CancellationError`, anything else as
     /// ``APIError/transport(underlying:)``.
-    private func transported<Value>(_ step: () async throws -> Value) async throws -> Value {
+    func transported<Value>(_ step: () async throws -> Value) async throws -> Value {
         do {
             return try await step()
         } catch let error as CancellationError {
@@ -133,7 +147,7 @@ public struct APIClient: Sendable {
         return start
     }
 
-    private func decode<Response: Decodable>(_ type: Response.Type, from data: Data) throws(APIError) -> Response {
+    func decode<Response: Decodable>(_ type: Response.Type, from data: Data) throws(APIError) -> Response {
         if let empty = EmptyResponse() as? Response {
             return empty
         }

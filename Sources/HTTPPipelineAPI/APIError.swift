@@ -29,6 +29,9 @@ public enum APIError: Error, CustomStringConvertible {
     /// The response body was longer than the client's ``APIClient/responseBodyLimit``: reading
     /// stopped there and nothing past it was kept.
     case responseTooLarge(limit: Int)
+    /// A line of a streamed body (``APIClient/lines(_:maximumLineLength:)``,
+    /// ``APIClient/events(_:maximumLineLength:)``) was longer than the limit: reading stopped.
+    case streamLineTooLong(limit: Int)
 
     /// The most bytes of a response body kept in ``unacceptableStatus(code:bodySnippet:)``.
     public static let bodySnippetLimit = 512
@@ -48,6 +51,8 @@ public enum APIError: Error, CustomStringConvertible {
             "could not decode \(type) at \(codingPath): \(reason)"
         case .responseTooLarge(let limit):
             "the response body is longer than the limit of \(limit) bytes"
+        case .streamLineTooLong(let limit):
+            "a line of the streamed body is longer than the limit of \(limit) bytes"
         }
     }
 

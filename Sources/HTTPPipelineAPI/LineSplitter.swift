@@ -1,0 +1,48 @@
+import Foundation
+
+/// Cuts bytes that arrive in chunks into lines: a line ends at LF, CR LF or a lone CR (as
+/// server-sent events allow), wherever the chunks happen to be cut, and no line may be longer
+/// than a limit, so a body without line ends cannot fill memory.
+struct LineSplitter {
+    let limit: Int
+    private var line: [UInt8] = []
+    private var afterCR = false
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Adds a chunk; returns the lines it completed.
+    ///
+    /// - Throws: ``APIError/streamLineTooLong(limit:)`` when a line passes the limit.
+    mutating func add(_ chunk: Data) throws(APIError) -> [String] {
+        var lines: [String] = []
+        for byte in chunk {
+            if afterCR {
+                afterCR = false
+                if byte == UInt8(ascii: "\n") { continue }
+            }
+            switch byte {
+            case UInt8(ascii: "\n"):
+                lines.append(take())
+            case UInt8(ascii: "\r"):
+                lines.append(take())
+                afterCR = true
+            default:
+                guard line.count < limit else { throw .streamLineTooLong(limit: limit) }
+                line.append(byte)
+            }
+        }
+        return lines
+    }
+
+    /// The last line, when the body ended without a line end after it.
+    mutating func finish() -> String? {
+        line.isEmpty ? nil : take()
+    }
+
+    private mutating func take() -> String {
+        defer { line.removeAll(keepingCapacity: true) }
+        return String(decoding: line, as: UTF8.self)
+    }
+}
