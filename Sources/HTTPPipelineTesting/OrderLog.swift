@@ -31,6 +31,9 @@ public final class OrderLog: Sendable, CustomStringConvertible {
         case response
         /// The probe saw an error on its way up.
         case error
+        /// A probe that records chunks (``OrderProbe/init(_:log:recordsChunks:)``) saw one chunk
+        /// of a response body pass on its way to the reader.
+        case chunk
     }
 
     /// One thing one probe saw.
@@ -50,6 +53,8 @@ public final class OrderLog: Sendable, CustomStringConvertible {
         /// How many times, counting this one, this probe has seen a request with this method and
         /// path (1-based): 2 means "this layer ran a second time for the same request".
         public let visit: Int
+        /// The chunk's size, for a chunk event.
+        public let bytes: Int?
 
         public var description: String {
             let mark =
@@ -57,8 +62,9 @@ public final class OrderLog: Sendable, CustomStringConvertible {
                 case .request: ">"
                 case .response: "<"
                 case .error: "!"
+                case .chunk: "~"
                 }
-            return "\(layer)\(mark)"
+            return phase == .chunk ? "\(layer)~\(bytes ?? 0)" : "\(layer)\(mark)"
         }
     }
 
@@ -110,12 +116,13 @@ public final class OrderLog: Sendable, CustomStringConvertible {
         storage.withLock { $0.removeAll() }
     }
 
-    /// The events in one line, for example `outer> inner> inner< outer<`.
+    /// The events in one line, for example `outer> inner> inner< outer<`; a chunk shows as
+    /// `inner~1024` (its size).
     public var description: String {
         events.map(\.description).joined(separator: " ")
     }
 
-    func record(layer: String, phase: Phase, request: HTTPRequest, status: Int? = nil) {
+    func record(layer: String, phase: Phase, request: HTTPRequest, status: Int? = nil, bytes: Int? = nil) {
         let method = request.method.rawValue
         let path = request.url.path
         let attempt = HTTPAttempt.current
@@ -135,7 +142,7 @@ public final class OrderLog: Sendable, CustomStringConvertible {
             events.append(
                 Event(
                     layer: layer, phase: phase, method: method, path: path, status: status, attempt: attempt,
-                    visit: visit))
+                    visit: visit, bytes: bytes))
         }
     }
 }

@@ -14,15 +14,20 @@ public struct OrderProbe: HTTPMiddleware {
     /// The name the probe records and shows in a pipeline's description.
     public let name: String
     private let log: OrderLog
+    private let recordsChunks: Bool
 
     /// Creates a probe.
     ///
     /// - Parameters:
     ///   - name: The name to record, unique within the pipeline.
     ///   - log: The log shared by every probe of the pipeline.
-    public init(_ name: String, log: OrderLog) {
+    ///   - recordsChunks: Whether to record each chunk of a response body as it passes the probe
+    ///     on its way to the reader (``OrderLog/Phase/chunk``): shows which layers a stream goes
+    ///     through, and when. The body passes unchanged, as replayable as it was.
+    public init(_ name: String, log: OrderLog, recordsChunks: Bool = false) {
         self.name = name
         self.log = log
+        self.recordsChunks = recordsChunks
     }
 
     /// Records the request, passes it on unchanged, and records the response or error.
@@ -38,12 +43,52 @@ public struct OrderProbe: HTTPMiddleware {
     ) async throws -> HTTPResponse {
         log.record(layer: name, phase: .request, request: request)
         do {
-            let response = try await next(request)
+            var response = try await next(request)
             log.record(layer: name, phase: .response, request: request, status: response.status)
+            guard recordsChunks else { return response }
+            let seen = ChunkRecorder(log: log, layer: name, request: request)
+            let body = response.body
+            response.body =
+                body.isReplayable
+                ? HTTPBody(length: body.length) { RecordedChunks(base: body, recorder: seen) }
+                : HTTPBody(stream: RecordedChunks(base: body, recorder: seen), length: body.length)
             return response
         } catch {
             log.record(layer: name, phase: .error, request: request)
             throw error
+        }
+    }
+}
+
+/// Where a probe's chunk events go.
+struct ChunkRecorder: Sendable {
+    let log: OrderLog
+    let layer: String
+    let request: HTTPRequest
+
+    func record(_ chunk: Data) {
+        log.record(layer: layer, phase: .chunk, request: request, bytes: chunk.count)
+    }
+}
+
+/// A body's chunks, each recorded as it passes.
+struct RecordedChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let base: HTTPBody
+    let recorder: ChunkRecorder
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(base: base.makeAsyncIterator(), recorder: recorder)
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var base: HTTPBody.Iterator
+        let recorder: ChunkRecorder
+
+        mutating func next() async throws -> Data? {
+            guard let chunk = try await base.next() else { return nil }
+            recorder.record(chunk)
+            return chunk
         }
     }
 }

@@ -6,6 +6,7 @@ extension ScriptedTransport {
     public struct Reply: Sendable {
         enum Outcome: Sendable {
             case response(status: Int, headers: [String: String], body: Data)
+            case streamed(status: Int, headers: [String: String], chunks: [Data], every: Duration, end: StreamEnd)
             case failure(any Error)
         }
 
@@ -40,6 +41,50 @@ extension ScriptedTransport {
             .status(200, headers: headers, body: Data(text.utf8))
         }
 
+        /// How a streamed body ends after its last scripted chunk.
+        public enum StreamEnd: Sendable {
+            /// The body ends normally.
+            case finish
+            /// The read that comes after the last chunk throws `error`: a body cut short.
+            case fail(any Error)
+            /// The chunks start over, again and again: a body without end (a live feed).
+            case repeatForever
+            /// Nothing more comes and the body never ends: a stalled server. The read waits on
+            /// the transport's clock until its task is cancelled.
+            case stall
+        }
+
+        /// A response whose body streams: `chunks` one by one, the first at once and each later
+        /// one after a pause of `every` on the transport's clock (a ``ManualClock`` makes it a
+        /// drip a test controls), then `end`. The body is a single-pass stream.
+        ///
+        /// ```swift
+        /// let clock = ManualClock()
+        /// let transport = ScriptedTransport(
+        ///     [.streamed(chunks: [Data("a".utf8), Data("b".utf8)], every: .seconds(1), then: .fail(URLError(.networkConnectionLost)))],
+        ///     clock: clock)
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - status: The status code; 200 by default.
+        ///   - headers: The response headers.
+        ///   - chunks: The chunks, in order; empty ones are skipped.
+        ///   - every: The pause before each chunk after the first.
+        ///   - end: What happens after the last chunk.
+        /// - Returns: The reply.
+        public static func streamed(
+            _ status: Int = 200,
+            headers: [String: String] = [:],
+            chunks: [Data],
+            every: Duration = .zero,
+            then end: StreamEnd = .finish
+        ) -> Reply {
+            Reply(
+                outcome: .streamed(
+                    status: status, headers: headers, chunks: chunks.filter { !$0.isEmpty }, every: every, end: end),
+                delay: .zero)
+        }
+
         /// A thrown error instead of a response.
         ///
         /// - Parameters:
@@ -58,10 +103,18 @@ extension ScriptedTransport {
             Reply(outcome: outcome, delay: delay)
         }
 
-        func outcome(for request: HTTPRequest) throws -> HTTPResponse {
+        func outcome(for request: HTTPRequest, clock: any Clock<Duration>) throws -> HTTPResponse {
             switch outcome {
             case .failure(let error):
                 throw error
+            case .streamed(let status, let headers, let chunks, let every, let end):
+                guard (100...999).contains(status) else {
+                    throw ScriptedTransportError.invalidResponse(status: status)
+                }
+                let fields = HTTPFields(headers.sorted { $0.key < $1.key }.map { HTTPField(name: $0.key, value: $0.value) })
+                let body = ScriptedChunks(chunks: chunks, every: every, end: end, clock: clock)
+                let length: Int? = if case .finish = end { chunks.reduce(0) { $0 + $1.count } } else { nil }
+                return HTTPResponse(status: status, fields: fields, body: HTTPBody(stream: body, length: length))
             case .response(let status, let headers, let body):
                 guard (100...999).contains(status) else {
                     throw ScriptedTransportError.invalidResponse(status: status)
@@ -105,5 +158,55 @@ extension ScriptedTransport {
         }
 
         public var description: String { "\(method) \(path)" }
+    }
+}
+
+/// A scripted streamed body: chunks with pauses on a clock, then an end.
+struct ScriptedChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let chunks: [Data]
+    let every: Duration
+    let end: ScriptedTransport.Reply.StreamEnd
+    let clock: any Clock<Duration>
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(body: self)
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let body: ScriptedChunks
+        var index = 0
+        var sent = 0
+        var ended = false
+
+        mutating func next() async throws -> Data? {
+            guard !ended else { return nil }
+            if index == body.chunks.count {
+                switch body.end {
+                case .finish:
+                    ended = true
+                    return nil
+                case .fail(let error):
+                    ended = true
+                    throw error
+                case .stall:
+                    while true { try await body.clock.sleep(for: .seconds(3_600)) }
+                case .repeatForever:
+                    guard !body.chunks.isEmpty else {
+                        while true { try await body.clock.sleep(for: .seconds(3_600)) }
+                    }
+                    index = 0
+                }
+            }
+            if sent > 0, body.every > .zero {
+                try await body.clock.sleep(for: body.every)
+            }
+            try Task.checkCancellation()
+            defer {
+                index += 1
+                sent += 1
+            }
+            return body.chunks[index]
+        }
     }
 }

@@ -99,7 +99,7 @@ public final class ScriptedTransport: HTTPTransport {
             try await clock.sleep(for: reply.delay)
         }
         try Task.checkCancellation()
-        return try reply.outcome(for: request)
+        return try reply.outcome(for: request, clock: clock)
     }
 
     private func reply(to request: HTTPRequest) async throws -> Reply {
