@@ -39,8 +39,10 @@ struct HTTPBin: Sendable {
         return url
     }
 
-    func request(_ pathAndQuery: String) throws -> URLRequest {
-        URLRequest(url: try url(pathAndQuery), timeoutInterval: 30)
+    /// A GET request for a path and query on the server (the sessions of
+    /// ``URLSessionTransport/interop(followingRedirects:)`` time a request out after 30 s).
+    func request(_ pathAndQuery: String) throws -> HTTPRequest {
+        HTTPRequest(url: try url(pathAndQuery))
     }
 }
 
@@ -79,7 +81,7 @@ final class RejectedThenFreshTokens: CredentialSource {
         Credential(
             token: Secrets.staleToken,
             scheme: .custom(name: "Authorization") { request, token in
-                request.setValue("Token " + token, forHTTPHeaderField: "Authorization")
+                request.fields["Authorization"] = "Token " + token
             })
     }
 
@@ -104,10 +106,11 @@ final class RefusingRedirects: NSObject, URLSessionTaskDelegate, Sendable {
 
 extension URLSessionTransport {
     /// A transport over a session of its own (ephemeral: cookies one scenario sets never reach
-    /// another), following redirects or not.
+    /// another), following redirects or not; a request times out after 30 s.
     static func interop(followingRedirects: Bool = true) -> URLSessionTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 8
+        configuration.timeoutIntervalForRequest = 30
         let delegate: RefusingRedirects? = followingRedirects ? nil : RefusingRedirects()
         return URLSessionTransport(
             session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil))
@@ -118,6 +121,13 @@ extension RetryPolicy {
     /// Three attempts with short waits, so retried statuses cost milliseconds, not seconds.
     static func interop() -> RetryPolicy {
         .attempts(3, backoff: .exponential(base: .milliseconds(20), cap: .milliseconds(50)))
+    }
+}
+
+extension HTTPResponse {
+    /// The whole body (at most 16 MiB).
+    func bytes() async throws -> Data {
+        try await body.collect(upTo: 1 << 24)
     }
 }
 

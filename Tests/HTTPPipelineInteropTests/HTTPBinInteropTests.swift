@@ -3,10 +3,6 @@ import HTTPPipelineLogging
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The standard pipeline over `URLSessionTransport` against a real httpbin
 /// (`bash Scripts/interop-server.sh start`, then `HTTPBIN_URL=… swift test --filter
 /// HTTPPipelineInteropTests`). Without `HTTPBIN_URL` the suite is reported as skipped.

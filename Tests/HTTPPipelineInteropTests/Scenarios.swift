@@ -8,10 +8,6 @@ import HTTPPipelineStandard
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// One scenario against httpbin through the standard pipeline over `URLSessionTransport`, its
 /// records written to the given sink. Each is a test of its own, and the whole-run test runs them
 /// all into one sink to check that none of the secrets reached it.
@@ -62,8 +58,9 @@ enum Scenario: String, CaseIterable, Sendable {
                 // (httpbin hides X-Request-ID from its echo, as a proxy's header.)
                 .computed("X-Correlation-ID") { _ in "corr-42" },
             ])
-        let (data, response) = try await pipeline.send(try server.request("/headers"))
-        #expect(response.statusCode == 200)
+        let response = try await pipeline.send(try server.request("/headers"))
+        let data = try await response.bytes()
+        #expect(response.status == 200)
         let echoed = try echoedHeaders(data)
         #expect(echoed["user-agent"] == "swift-http-pipeline-interop/1.0")
         #expect(echoed["x-interop-suite"] == "httpbin")
@@ -79,8 +76,8 @@ enum Scenario: String, CaseIterable, Sendable {
         let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    let (data, response) = try await pipeline.send(request)
-                    return (response.statusCode, try jsonObject(data)["token"] as? String)
+                    let response = try await pipeline.send(request)
+                    return (response.status, try jsonObject(try await response.bytes())["token"] as? String)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -88,8 +85,8 @@ enum Scenario: String, CaseIterable, Sendable {
         #expect(statuses.count == 4)
         #expect(statuses.allSatisfy { $0.0 == 200 && $0.1 == Secrets.freshToken }, "httpbin saw the fresh token")
         #expect(tokens.refreshCount == 1)
-        let (_, again) = try await pipeline.send(request)
-        #expect(again.statusCode == 200)
+        let again = try await pipeline.send(request)
+        #expect(again.status == 200)
         #expect(tokens.refreshCount == 1, "the fresh token is kept: no second refresh")
         let rejected = sink.records.filter { $0.outcome == .response(status: 401) && $0.url.hasSuffix("/bearer") }
         #expect((1...4).contains(rejected.count), "each caller meets the stale token at most once")
@@ -103,8 +100,8 @@ enum Scenario: String, CaseIterable, Sendable {
         let wire = OrderLog()
         let transport = Pipeline(transport: URLSessionTransport.interop()) { OrderProbe("wire", log: wire) }
         let pipeline = try pipeline(over: transport, sink: sink)
-        let (_, response) = try await pipeline.send(try server.request("/status/\(status)"))
-        #expect(response.statusCode == status, "after the last attempt the status is returned, not thrown")
+        let response = try await pipeline.send(try server.request("/status/\(status)"))
+        #expect(response.status == status, "after the last attempt the status is returned, not thrown")
         #expect(wire.count("wire") == 3, "three attempts reached the server")
         let records = sink.records.filter { $0.url.hasSuffix("/status/\(status)") }
         #expect(records.map(\.attempt) == [1, 2, 3])
@@ -114,48 +111,49 @@ enum Scenario: String, CaseIterable, Sendable {
     static func gzipDeflate(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
         let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
         for (path, flag) in [("/gzip", "gzipped"), ("/deflate", "deflated")] {
-            let (data, response) = try await pipeline.send(try server.request(path))
-            #expect(response.statusCode == 200)
+            let response = try await pipeline.send(try server.request(path))
+            let data = try await response.bytes()
+            #expect(response.status == 200)
             #expect(try jsonObject(data)[flag] as? Bool == true, "\(path) is decoded, and only once")
-            #expect(
-                response.value(forHTTPHeaderField: "Content-Encoding") == nil,
-                "\(path): the head no longer claims a coding")
-            #expect(response.value(forHTTPHeaderField: "Content-Length") == String(data.count))
+            #expect(response.fields["Content-Encoding"] == nil, "\(path): the head no longer claims a coding")
+            #expect(response.fields["Content-Length"] == String(data.count))
         }
     }
 
     static func brotli(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
         let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
         var request = try server.request("/brotli")
-        request.setValue("br", forHTTPHeaderField: "Accept-Encoding")
-        let (data, response) = try await pipeline.send(request)
+        request.fields["Accept-Encoding"] = "br"
+        let response = try await pipeline.send(request)
+        let data = try await response.bytes()
         // The gzip plugin never decodes brotli; URLSession (curl on Linux, CFNetwork on Darwin)
         // already has, and the plugin hands the body on as it is.
         var bare = try server.request("/brotli")
-        bare.setValue("br", forHTTPHeaderField: "Accept-Encoding")
-        let (bareData, _) = try await URLSessionTransport.interop().send(bare)
-        #expect(response.statusCode == 200)
+        bare.fields["Accept-Encoding"] = "br"
+        let bareData = try await URLSessionTransport.interop().send(bare).bytes()
+        #expect(response.status == 200)
         #expect(data == bareData, "the pipeline hands on the body URLSession returned, untouched")
         if let object = try? jsonObject(data) {
             #expect(object["brotli"] as? Bool == true)
             #expect(
-                response.value(forHTTPHeaderField: "Content-Encoding") == nil
-                    && response.value(forHTTPHeaderField: "Content-Length") == String(data.count),
+                response.fields["Content-Encoding"] == nil
+                    && response.fields["Content-Length"] == String(data.count),
                 "a body already decoded below must not be labelled brotli")
         } else {
             // A transport that leaves brotli encoded: the head still says so.
-            #expect(response.value(forHTTPHeaderField: "Content-Encoding") == "br")
+            #expect(response.fields["Content-Encoding"] == "br")
         }
     }
 
     static func passwordBody(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
         let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
         var request = try server.request("/anything/sign-in")
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(#"{"user":"ada","password":"\#(Secrets.password)"}"#.utf8)
-        let (data, response) = try await pipeline.send(request)
-        #expect(response.statusCode == 200)
+        request.method = .post
+        request.fields["Content-Type"] = "application/json"
+        request.body = HTTPBody(Data(#"{"user":"ada","password":"\#(Secrets.password)"}"#.utf8))
+        let response = try await pipeline.send(request)
+        let data = try await response.bytes()
+        #expect(response.status == 200)
         let echoedJSON = try jsonObject(data)["json"] as? [String: Any]
         #expect(echoedJSON?["password"] as? String == Secrets.password, "the server received the password")
         let record = sink.records.first { $0.method == "POST" && $0.url.hasSuffix("/anything/sign-in") }
@@ -168,24 +166,27 @@ enum Scenario: String, CaseIterable, Sendable {
         // Redirects refused, so the pipeline sees the 302 and its Set-Cookie. (httpbin takes the
         // cookie in the query; `session` is a secret query name, so the URL is redacted too.)
         let refusing = try pipeline(over: URLSessionTransport.interop(followingRedirects: false), sink: sink)
-        let (_, found) = try await refusing.send(try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
-        #expect(found.statusCode == 302)
+        let found = try await refusing.send(try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
+        #expect(found.status == 302)
         #expect(
-            found.value(forHTTPHeaderField: "Set-Cookie")?.contains(Secrets.cookieValue) == true,
+            found.fields["Set-Cookie"]?.contains(Secrets.cookieValue) == true,
             "the server set the cookie")
         let record = sink.records.last { $0.outcome == .response(status: 302) && $0.url.contains("/cookies/set") }
         #expect(record?.responseHeaders.contains(.init(name: "Set-Cookie", value: Redaction.mark)) == true)
         // Redirects followed: URLSession keeps the cookie and sends it on to /cookies, which echoes it.
+        // (A response carries no URL of its own: that the chain ended at /cookies shows in the body,
+        // a `cookies` object only /cookies answers with.)
         let following = try pipeline(over: URLSessionTransport.interop(), sink: sink)
-        let (data, response) = try await following.send(
-            try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
-        #expect(response.statusCode == 200 && response.url?.path == "/cookies")
-        #expect((try jsonObject(data)["cookies"] as? [String: String])?["session"] == Secrets.cookieValue)
+        let response = try await following.send(try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
+        let data = try await response.bytes()
+        #expect(response.status == 200)
+        let cookies = try #require(try jsonObject(data)["cookies"] as? [String: String], "the chain ended at /cookies")
+        #expect(cookies["session"] == Secrets.cookieValue)
         // A cookie the caller restored itself, under a name no rule knows: the echo still hides it.
         var restored = try server.request("/cookies")
-        restored.setValue("sid=\(Secrets.cookieValue)", forHTTPHeaderField: "Cookie")
+        restored.fields["Cookie"] = "sid=\(Secrets.cookieValue)"
         let restoring = try pipeline(over: URLSessionTransport.interop(), sink: sink)
-        let (echo, _) = try await restoring.send(restored)
+        let echo = try await restoring.send(restored).bytes()
         #expect((try jsonObject(echo)["cookies"] as? [String: String])?["sid"] == Secrets.cookieValue)
         let echoRecord = sink.records.last { $0.url.hasSuffix("/cookies") && $0.requestBytes == 0 }
         // The log keeps httpbin's own layout (redaction no longer re-serialises JSON).
@@ -194,9 +195,10 @@ enum Scenario: String, CaseIterable, Sendable {
 
     static func redirectChain(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
         let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
-        let (data, response) = try await pipeline.send(try server.request("/redirect/3"))
-        #expect(response.statusCode == 200)
-        #expect(response.url?.path == "/get")
+        let response = try await pipeline.send(try server.request("/redirect/3"))
+        let data = try await response.bytes()
+        #expect(response.status == 200)
+        // A response carries no URL of its own: httpbin's /get echoes the URL the chain ended at.
         #expect(try jsonObject(data)["url"] as? String == (try server.url("/get").absoluteString))
         let records = sink.records.filter { $0.url.hasSuffix("/redirect/3") }
         #expect(records.map(\.outcome) == [.response(status: 200)], "URLSession follows; one exchange is logged")
@@ -204,8 +206,9 @@ enum Scenario: String, CaseIterable, Sendable {
 
     static func binaryBody(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
         let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
-        let (data, response) = try await pipeline.send(try server.request("/bytes/1024"))
-        #expect(response.statusCode == 200 && data.count == 1024)
+        let response = try await pipeline.send(try server.request("/bytes/1024"))
+        let data = try await response.bytes()
+        #expect(response.status == 200 && data.count == 1024)
         let record = sink.records.first { $0.url.hasSuffix("/bytes/1024") }
         #expect(record?.responseBytes == 1024)
         #expect(record?.responseBody == "<binary body: 1024 bytes, application/octet-stream>")

@@ -11,12 +11,12 @@ import FoundationNetworking
 
 /// The middleware of the HTTPPipeline catalog's landing page (Sources/HTTPPipeline/HTTPPipeline.docc).
 struct RequestID: HTTPMiddleware {
-    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-        guard request.value(forHTTPHeaderField: "X-Request-ID") == nil else {
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        guard request.fields["X-Request-ID"] == nil else {
             return try await next(request)  // the caller chose one: pass through untouched
         }
         var request = request
-        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+        request.fields["X-Request-ID"] = UUID().uuidString
         return try await next(request)
     }
 }
@@ -48,12 +48,12 @@ struct RequestID: HTTPMiddleware {
             "GET /books/2": .status(404),
         ])
         let flaky = ScriptedTransport([.status(503), .failure(URLError(.timedOut)), .ok("finally")])
-        let book = try await byRoute.send(URLRequest(url: url.appendingPathComponent("1")))
-        #expect(book.1.statusCode == 200)
-        #expect(try await byRoute.send(URLRequest(url: url.appendingPathComponent("2"))).1.statusCode == 404)
-        #expect(try await flaky.send(URLRequest(url: url)).1.statusCode == 503)
-        await #expect(throws: URLError.self) { try await flaky.send(URLRequest(url: url)) }
-        #expect(try await flaky.send(URLRequest(url: url)).1.statusCode == 200)
+        let book = try await byRoute.send(HTTPRequest(url: url.appendingPathComponent("1")))
+        #expect(book.status == 200)
+        #expect(try await byRoute.send(HTTPRequest(url: url.appendingPathComponent("2"))).status == 404)
+        #expect(try await flaky.send(HTTPRequest(url: url)).status == 503)
+        await #expect(throws: URLError.self) { try await flaky.send(HTTPRequest(url: url)) }
+        #expect(try await flaky.send(HTTPRequest(url: url)).status == 200)
     }
 
     @Test func theLayersOfTheProbedPipelineAreInTheOrderTheArticleChecks() {
@@ -74,7 +74,7 @@ struct RequestID: HTTPMiddleware {
             RetryMiddleware(policy: policy, clock: ManualClock())
             OrderProbe("inner", log: log)
         }
-        _ = try await pipeline.send(URLRequest(url: url))
+        _ = try await pipeline.send(HTTPRequest(url: url))
         let visits = log.checkVisits("inner", perAttempt: [1: 1, 2: 1])
         #expect(visits == nil, "\(visits?.description ?? "")")
     }

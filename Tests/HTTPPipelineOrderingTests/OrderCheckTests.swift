@@ -3,10 +3,6 @@ import HTTPPipeline
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The order-checking helpers users call from their own tests.
 @Suite struct OrderCheckTests {
     @Test func layerOrderCheckPassesOrShowsBothOrdersSideBySide() {
@@ -30,7 +26,7 @@ import FoundationNetworking
 
     @Test func visitCountsPerAttemptAreCheckedWithAReadableMismatch() async throws {
         struct TwoAttempts: HTTPMiddleware {
-            func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+            func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
                 _ = try await HTTPAttempt.$current.withValue(1) { try await next(request) }
                 return try await HTTPAttempt.$current.withValue(2) { try await next(request) }
             }
@@ -41,7 +37,7 @@ import FoundationNetworking
             TwoAttempts()
             OrderProbe("inside", log: log)
         }
-        _ = try await pipeline.send(URLRequest(url: orderingURL))
+        _ = try await pipeline.send(HTTPRequest(url: orderingURL))
         #expect(log.checkVisits("inside", path: "/books/1", perAttempt: [1: 1, 2: 1]) == nil)
         #expect(log.checkVisits("outside", perAttempt: [0: 1]) == nil)
         let mismatch = log.checkVisits("inside", perAttempt: [1: 1])

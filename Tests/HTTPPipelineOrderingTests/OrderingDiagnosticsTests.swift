@@ -9,10 +9,6 @@ import HTTPPipelineStandard
 import HTTPPipelineTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Each built-in placement expectation, triggered by one order and not by the other.
 @Suite struct OrderingDiagnosticsTests {
     struct Tokens: CredentialSource {
@@ -153,14 +149,14 @@ import FoundationNetworking
     struct ResponseCache: HTTPMiddleware, PlacementDeclaring {
         var roles: Set<MiddlewareRole> { ["cache"] }
         var placementExpectations: [PlacementExpectation] { [.inside(.auth, because: "cached responses are per user")] }
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
             try await next(request)
         }
     }
 
     struct Metrics: HTTPMiddleware, PlacementDeclaring {
         var roles: Set<MiddlewareRole> { ["metrics"] }
-        func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
             try await next(request)
         }
     }

@@ -36,7 +36,7 @@ struct PairMatrixAuthRetryGzipTests {
                     wallClock.withLock { $0 = $0.addingTimeInterval(7_200) }
                     return .status(503)
                 }
-                return request.value(forHTTPHeaderField: "Authorization") == "Bearer token-0" ? .status(401) : .ok("{}")
+                return request.fields["Authorization"] == "Bearer token-0" ? .status(401) : .ok("{}")
             }
             let setup = PairSetup(
                 "A–R", matrixAuth(source, now: { wallClock.value }), zeroDelayRetry(), transport: transport)
@@ -168,7 +168,7 @@ struct PairMatrixAuthRetryGzipTests {
             Credential(
                 token: "key-\(number)",
                 scheme: .custom(name: "X-Signature") { request, token in
-                    request.setValue(bodySignature(request.httpBody, token: token), forHTTPHeaderField: "X-Signature")
+                    request.fields["X-Signature"] = bodySignature(request.body?.bufferedData, token: token)
                 })
         }
         let body = Data(matrixJSON.utf8)
@@ -180,9 +180,7 @@ struct PairMatrixAuthRetryGzipTests {
                 GzipMiddleware(.default.compressingRequestBodies(largerThan: 16)),
                 transport: ScriptedTransport([.status(204)])
             )
-            var request = URLRequest(url: orderingURL)
-            request.httpMethod = "PUT"
-            request.httpBody = body
+            let request = HTTPRequest(method: .put, url: orderingURL, body: HTTPBody(body))
             let observed = await setup.observe(order, request)
             let label = setup.label(order)
             let wire = try #require(observed.sent.first, "\(label): one request sent")

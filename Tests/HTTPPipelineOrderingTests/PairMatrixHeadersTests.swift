@@ -248,9 +248,7 @@ struct PairMatrixHeadersTests {
                 zeroDelayRetry(),
                 transport: ScriptedTransport([.status(503), .status(201)])
             )
-            var request = URLRequest(url: orderingURL)
-            request.httpMethod = "POST"
-            request.httpBody = Data(#"{"title":"Dune"}"#.utf8)
+            let request = HTTPRequest(method: .post, url: orderingURL, body: HTTPBody(Data(#"{"title":"Dune"}"#.utf8)))
             let observed = await setup.observe(order, request)
             let label = setup.label(order)
             switch order {

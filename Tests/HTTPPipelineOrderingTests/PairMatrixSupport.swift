@@ -7,10 +7,6 @@ import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineTesting
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 // The pair matrix runs every pair of built-in plugins in both orders over the same script and
 // compares what a user observes: the outcome, what the transport received, and the log records.
 
@@ -53,11 +49,21 @@ struct SentRequest: Equatable, CustomStringConvertible {
     let headers: [String: String]
     let body: Data?
 
-    init(_ request: URLRequest) {
-        method = request.httpMethod ?? "GET"
-        url = request.url?.absoluteString ?? ""
-        headers = request.allHTTPHeaderFields ?? [:]
-        body = request.httpBody
+    /// The request as recorded by the scripted transport (which records bodies buffered). Fields
+    /// of the same name, in any case, are joined with `,` under the first spelling, as a Foundation
+    /// request joins them.
+    init(_ request: HTTPRequest) {
+        method = request.method.rawValue
+        url = request.url.absoluteString
+        var headers: [String: String] = [:]
+        var spelling: [String: String] = [:]
+        for field in request.fields {
+            let name = spelling[field.name.lowercased()] ?? field.name
+            spelling[field.name.lowercased()] = name
+            headers[name] = headers[name].map { $0 + "," + field.value } ?? field.value
+        }
+        self.headers = headers
+        body = request.body?.bufferedData
     }
 
     /// A header's value, its name compared case-insensitively.
@@ -154,17 +160,17 @@ struct PairSetup {
     }
 
     /// Sends `request` once through the pair in `order` and records what the user observes.
-    func observe(_ order: PairOrder, _ request: URLRequest = URLRequest(url: orderingURL)) async -> PairObservation {
+    func observe(_ order: PairOrder, _ request: HTTPRequest = HTTPRequest(url: orderingURL)) async -> PairObservation {
         let pipeline = Pipeline(transport: transport, middleware: layers(order))
         let outcome: PairOutcome
         do {
-            let (data, response) = try await pipeline.send(request)
+            let response = try await pipeline.send(request)
             var headers: [String: String] = [:]
-            for (key, value) in response.allHeaderFields {
-                guard let name = key as? String else { continue }
-                headers[name] = value as? String ?? String(describing: value)
+            for field in response.fields {
+                headers[field.name] = headers[field.name].map { $0 + ", " + field.value } ?? field.value
             }
-            outcome = .response(status: response.statusCode, headers: headers, body: data)
+            let data = try await response.body.collect(upTo: 1 << 24)
+            outcome = .response(status: response.status, headers: headers, body: data)
         } catch {
             outcome = .failure("\(type(of: error)): \(error)")
         }
