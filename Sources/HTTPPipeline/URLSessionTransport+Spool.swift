@@ -5,13 +5,12 @@ import Foundation
 struct RequestSpool {
     let file: URL
 
-    /// Reads `body` into a new temporary file.
+    /// Reads `body` into a new file in `directory`.
     ///
     /// - Throws: What reading the body threw (``HTTPBodyError/alreadyConsumed`` for a single-pass
     ///   body read before), or a file error; the file is removed either way.
-    init(_ body: HTTPBody) async throws {
-        let file = FileManager.default.temporaryDirectory
-            .appendingPathComponent("http-pipeline-upload-\(UUID().uuidString)")
+    init(_ body: HTTPBody, in directory: URL) async throws {
+        let file = directory.appendingPathComponent("http-pipeline-upload-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown)
         }

@@ -1,5 +1,5 @@
 #if canImport(FoundationNetworking)
-import Foundation
+public import Foundation
 public import FoundationNetworking
 #else
 public import Foundation
@@ -44,6 +44,9 @@ public struct URLSessionTransport: HTTPTransport {
     /// The most bytes of a body with a known `Content-Length` that is read before `send` returns
     /// and handed over buffered; longer bodies stream.
     public let bufferingLimit: Int
+    /// Where streamed request bodies are written before they are uploaded; `nil` for the system's
+    /// temporary directory.
+    public let spoolDirectory: URL?
 
     @usableFromInline let owner: SessionOwner
 
@@ -56,9 +59,17 @@ public struct URLSessionTransport: HTTPTransport {
     ///   - configuration: The session's configuration; `.default` by default.
     ///   - bufferingLimit: The most bytes of a body of known length handed over buffered; 256 KiB
     ///     by default.
-    public init(configuration: URLSessionConfiguration = .default, bufferingLimit: Int = 256 << 10) {
+    ///   - spoolDirectory: Where streamed request bodies are written before they are uploaded
+    ///     (each file is removed when its request ends); the system's temporary directory by
+    ///     default.
+    public init(
+        configuration: URLSessionConfiguration = .default,
+        bufferingLimit: Int = 256 << 10,
+        spoolDirectory: URL? = nil
+    ) {
         self.owner = SessionOwner(configuration: configuration)
         self.bufferingLimit = max(bufferingLimit, 0)
+        self.spoolDirectory = spoolDirectory
     }
 
     /// Creates a transport with a session of its own that has `session`'s configuration.
@@ -88,7 +99,7 @@ public struct URLSessionTransport: HTTPTransport {
             if let data = body.bufferedData {
                 urlRequest.httpBody = data
             } else {
-                spool = try await RequestSpool(body)
+                spool = try await RequestSpool(body, in: spoolDirectory ?? FileManager.default.temporaryDirectory)
             }
         }
         defer { spool?.remove() }

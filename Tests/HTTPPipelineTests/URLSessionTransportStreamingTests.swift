@@ -123,13 +123,26 @@ struct URLSessionTransportStreamingTests {
             for chunk in chunks { continuation.yield(Data(chunk)) }
             continuation.finish()
         }
-        let spools = { (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))?.filter { $0.hasPrefix("http-pipeline-upload-") }.count ?? 0 }
-        let before = spools()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transport = URLSessionTransport(spoolDirectory: directory)
         let request = HTTPRequest(method: .post, url: server.baseURL.appendingPathComponent("upload"), body: HTTPBody(stream: stream, length: bytes.count))
-        let response = try await URLSessionTransport().send(request)
+        let response = try await transport.send(request)
         #expect(response.status == 201)
         #expect(server.requests.last?.body == bytes)
-        #expect(spools() == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+
+        // A stream that fails while it is spooled sends nothing and leaves nothing either.
+        struct Broke: Error {}
+        let failing = AsyncThrowingStream<Data, any Error> { continuation in
+            continuation.yield(Data(count: 10))
+            continuation.finish(throwing: Broke())
+        }
+        let broken = HTTPRequest(method: .post, url: server.baseURL.appendingPathComponent("upload"), body: HTTPBody(stream: failing))
+        await #expect(throws: Broke.self) { _ = try await transport.send(broken) }
+        #expect(server.requests.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
     @Test("A single-pass body already read fails at send with alreadyConsumed, and nothing is sent")
