@@ -10,16 +10,16 @@ import FoundationNetworking
 #sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 19)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 165)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 166)
 import HTTPPipelineTesting
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 166)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 167)
 import Testing
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 201)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 202)
 import Synchronization
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 269)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 270)
 import HTTPPipelineLogging
 #sourceLocation()
 
@@ -52,8 +52,8 @@ private enum MetricsLabel: HTTPContextKey {
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:93
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 95)
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:94
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 96)
 /// Reports the size of each response body under its call's `MetricsLabel`: at once for a
 /// buffered body, and for a streamed one when the caller has read it to its end.
 ///
@@ -82,7 +82,7 @@ private struct ResponseBytes: HTTPMiddleware {
     }
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 123)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 124)
 /// A body's chunks, each passed on as it is, with their total reported when the body ends.
 private struct CountingChunks: AsyncSequence, Sendable {
     typealias Element = Data
@@ -114,8 +114,8 @@ private struct CountingChunks: AsyncSequence, Sendable {
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:164
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 168)
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:165
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 169)
 @Test private func correlationIDIsAddedWhenMissing() async throws {
     let transport = ScriptedTransport([.ok("hi")])
     let pipeline = Pipeline(transport: transport) { CorrelationID(makeID: { "id-1" }) }
@@ -123,7 +123,7 @@ private struct CountingChunks: AsyncSequence, Sendable {
     #expect(transport.requests.first?.fields["X-Correlation-ID"] == "id-1")
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 175)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 176)
 @Test private func correlationIDKeepsTheMiddlewareContract() async {
     var request = HTTPRequest(url: URL(string: "https://api.example.com/x")!)
     request.fields["X-Correlation-ID"] = "caller"   // a request it leaves alone
@@ -131,7 +131,7 @@ private struct CountingChunks: AsyncSequence, Sendable {
     #expect(report.violations.isEmpty, "\(report)")
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 182)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 183)
 @Test private func correlationIDSitsBetweenTheProbesWhereItWasPlaced() async throws {
     let log = OrderLog()
     let pipeline = Pipeline(transport: ScriptedTransport([.ok()])) {
@@ -145,8 +145,8 @@ private struct CountingChunks: AsyncSequence, Sendable {
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:199
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 204)
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:200
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 205)
 /// Answers every request with "hello, world" in two chunks.
 private struct StreamingServer: HTTPTransport {
     var replayable = false
@@ -164,7 +164,7 @@ private struct StreamingServer: HTTPTransport {
     }
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 221)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 222)
 /// What `ResponseBytes` reported, as "label: bytes".
 private final class Reports: Sendable {
     private let lines = Mutex<[String]>([])
@@ -172,7 +172,7 @@ private final class Reports: Sendable {
     func add(_ label: String, _ bytes: Int) { lines.withLock { $0.append("\(label): \(bytes)") } }
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 228)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 229)
 @Test(arguments: [false, true])
 private func responseBytesCountsAStreamedBodyAsItIsReadAndKeepsItsKind(replayable: Bool) async throws {
     let reports = Reports()
@@ -194,7 +194,7 @@ private func responseBytesCountsAStreamedBodyAsItIsReadAndKeepsItsKind(replayabl
     }
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 249)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 250)
 @Test private func responseBytesCountsABufferedBodyAtOnceUnderItsPath() async throws {
     let reports = Reports()
     let pipeline = Pipeline(transport: ScriptedTransport([.ok("{}")])) { ResponseBytes(report: reports.add) }
@@ -206,9 +206,9 @@ private func responseBytesCountsAStreamedBodyAsItIsReadAndKeepsItsKind(replayabl
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:268
-@MainActor private func snippetAtLine268() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 271)
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:269
+@MainActor private func snippetAtLine269() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 272)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     CorrelationID()                                                  // the ID is set before...
     LoggingMiddleware(level: .headers, sink: StandardErrorLogSink()) // ...the log records the request
