@@ -42,7 +42,7 @@ public import HTTPPipeline
 ///   that needs a refresh meanwhile joins the one under way. A refresh token is never sent
 ///   twice, and storage always holds the credential in use.
 /// - **Bodies that cannot be replayed**: a rejected request whose body is a stream
-///   that can be read only once (``HTTPRequest/isReplayable`` is false) still triggers the
+///   that can be read only once (`HTTPRequest.isReplayable` is false) still triggers the
 ///   refresh, but its response is returned as it is instead of being sent again without its body.
 ///
 /// The token endpoint must be called through a pipeline without this middleware (see

@@ -11,8 +11,9 @@ public import HTTPPipeline
 ///     LoggingMiddleware(level: .basic, sink: sink)   // outside: logs the decoded size
 ///     GzipMiddleware(.default.decodingGzipDownloads())
 /// }
-/// let (json, response) = try await pipeline.send(request)
-/// // response has no Content-Encoding, and Content-Length is json.count
+/// let response = try await pipeline.send(request)
+/// let json = try await response.body.collect(upTo: 1 << 20)
+/// // response.fields has no Content-Encoding, and Content-Length is json.count
 /// ```
 ///
 /// On the way out it adds `Accept-Encoding: gzip, deflate` when the request has no
@@ -66,9 +67,11 @@ public import HTTPPipeline
 /// other; send `Accept-Encoding: identity` with `Range` requests.
 ///
 /// ## The head handed up
-/// Decoding builds one new `HTTPURLResponse` with the response's URL, status and fields, less
-/// the coding. Its HTTP version is `HTTP/1.1`: neither Foundation has a public accessor for a
-/// response's version, and FoundationNetworking does not store one, so there is none to copy.
+/// Decoding changes the response's `HTTPResponseHead` in place: the same status
+/// and fields, less `Content-Encoding`, with `Content-Length` giving the decoded size. The decoded
+/// body is handed up buffered. A streamed body is collected first, refusing more than
+/// ``GzipOptions/maximumDecodedSize`` bytes, when its head names a coding this layer decodes (or
+/// it is a gzip download to decode); any other streamed body is handed on as it came.
 ///
 /// ## Ordering
 /// - **Logging outside** (listed before) the decoder sees decoded bodies and sizes;

@@ -30,7 +30,7 @@ extension RetryPolicy {
     }
 
     /// Whether the request may be sent again: its method is idempotent, or it carries an
-    /// `Idempotency-Key`; and its body can be read again (``HTTPRequest/isReplayable``: a
+    /// `Idempotency-Key`; and its body can be read again (`HTTPRequest.isReplayable`: a
     /// single-pass stream is sent once).
     ///
     /// - Parameter request: The request.

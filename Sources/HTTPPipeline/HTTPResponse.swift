@@ -6,8 +6,8 @@
 ///
 /// ```swift
 /// let response = try await pipeline.send(request)
-/// guard response.status == 200 else { throw MyError.status(response.status) }
-/// let data = try await response.body.collect(upTo: 1 << 20)
+/// guard response.status == 200 else { throw URLError(.badServerResponse) }
+/// let data = try await response.body.collect(upTo: 1 << 20)   // at most 1 MiB
 /// ```
 public struct HTTPResponse: Sendable {
     /// The status and the header fields.

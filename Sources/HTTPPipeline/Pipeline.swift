@@ -15,8 +15,8 @@
 ///     RequestStamp()
 ///     TimingLog()
 /// }
-/// let (data, response) = try await pipeline.send(request)
-/// print(pipeline)   // Pipeline(RequestStamp -> TimingLog -> URLSessionTransport)
+/// let response = try await pipeline.send(request)
+/// print(response.status, pipeline)   // 200 Pipeline(RequestStamp -> TimingLog -> URLSessionTransport)
 /// ```
 ///
 /// The chain is composed once, when the pipeline is built; sending a request allocates nothing

@@ -82,7 +82,7 @@ public final class ScriptedTransport: HTTPTransport {
     /// Answers a request from the script and records it.
     ///
     /// Like a real transport, it reads the request's body first: a single-pass stream is used up,
-    /// and one already read fails here with ``HTTPBodyError/alreadyConsumed``. The request is
+    /// and one already read fails here with `HTTPBodyError.alreadyConsumed`. The request is
     /// recorded with the bytes it carried, buffered, so a test can compare them.
     ///
     /// - Parameter request: The request, recorded as it arrived.

@@ -14,10 +14,6 @@ package import HTTPPipelineAuth
 package import HTTPPipelineLogging
 package import HTTPPipelineTesting
 
-#if canImport(FoundationNetworking)
-package import FoundationNetworking
-#endif
-
 // MARK: - Values
 
 /// "Your `CredentialSource`": the token storage and token endpoint of the app.
@@ -27,7 +23,7 @@ package let sink = StandardErrorLogSink()
 /// "A transport": in a test, a scripted one.
 package let transport = ScriptedTransport([.ok("{}")])
 /// "A request".
-package let request = URLRequest(url: apiRoot.appending(path: "books"))
+package let request = HTTPRequest(url: apiRoot.appending(path: "books"))
 /// "A pipeline".
 package let pipeline = Pipeline(transport: transport) { RequestStamp() }
 /// "The API client" of the API layer's documents.
@@ -62,10 +58,10 @@ package let myLogger = AppLogger()
 package struct RequestID: HTTPMiddleware {
     package init() {}
 
-    package func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-        guard request.value(forHTTPHeaderField: "X-Request-ID") == nil else { return try await next(request) }
+    package func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        guard request.fields["X-Request-ID"] == nil else { return try await next(request) }
         var request = request
-        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+        request.fields["X-Request-ID"] = UUID().uuidString
         return try await next(request)
     }
 }
@@ -74,9 +70,9 @@ package struct RequestID: HTTPMiddleware {
 package struct RequestStamp: HTTPMiddleware {
     package init() {}
 
-    package func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    package func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var request = request
-        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+        request.fields["X-Request-ID"] = UUID().uuidString
         return try await next(request)
     }
 }
@@ -85,7 +81,7 @@ package struct RequestStamp: HTTPMiddleware {
 package struct TimingLog: HTTPMiddleware {
     package init() {}
 
-    package func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    package func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         try await next(request)
     }
 }
@@ -96,9 +92,9 @@ package struct HeaderStamp: HTTPMiddleware {
 
     package init(name: String) { self.name = name }
 
-    package func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    package func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var request = request
-        request.setValue("on", forHTTPHeaderField: name)
+        request.fields[name] = "on"
         return try await next(request)
     }
 }
@@ -107,7 +103,7 @@ package struct HeaderStamp: HTTPMiddleware {
 package struct ResponseCache: HTTPMiddleware {
     package init() {}
 
-    package func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    package func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         try await next(request)
     }
 }
@@ -119,9 +115,9 @@ package typealias MyMiddleware = TimingLog
 package struct MyRetry: HTTPMiddleware {
     package init() {}
 
-    package func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    package func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let first = try await next(request)
-        return first.1.statusCode == 503 ? try await next(request) : first
+        return first.status == 503 ? try await next(request) : first
     }
 }
 

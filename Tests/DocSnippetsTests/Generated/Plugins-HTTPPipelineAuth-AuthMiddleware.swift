@@ -9,16 +9,16 @@ import HTTPPipelineAuth
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineAuth/AuthMiddleware.swift", line: 12)
+#sourceLocation(file: "Plugins/HTTPPipelineAuth/AuthMiddleware.swift", line: 8)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineAuth/AuthMiddleware.swift", line: 13)
+#sourceLocation(file: "Plugins/HTTPPipelineAuth/AuthMiddleware.swift", line: 9)
 import HTTPPipelineRetry
 #sourceLocation()
 
-// Plugins/HTTPPipelineAuth/AuthMiddleware.swift:12
-@MainActor private func snippetAtLine12() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineAuth/AuthMiddleware.swift", line: 15)
+// Plugins/HTTPPipelineAuth/AuthMiddleware.swift:8
+@MainActor private func snippetAtLine8() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineAuth/AuthMiddleware.swift", line: 11)
 let auth = AuthMiddleware(source: tokenStore)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     RetryMiddleware(policy: .default)   // outside: each attempt re-runs auth

@@ -9,21 +9,22 @@ import HTTPPipelineGzip
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineGzip/GzipMiddleware.swift", line: 12)
+#sourceLocation(file: "Plugins/HTTPPipelineGzip/GzipMiddleware.swift", line: 8)
 import HTTPPipelineLogging
 #sourceLocation()
 
-// Plugins/HTTPPipelineGzip/GzipMiddleware.swift:12
-@MainActor private func snippetAtLine12() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineGzip/GzipMiddleware.swift", line: 14)
+// Plugins/HTTPPipelineGzip/GzipMiddleware.swift:8
+@MainActor private func snippetAtLine8() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineGzip/GzipMiddleware.swift", line: 10)
 let pipeline = Pipeline(transport: transport) {
     LoggingMiddleware(level: .basic, sink: sink)   // outside: logs the decoded size
     GzipMiddleware(.default.decodingGzipDownloads())
 }
-let (json, response) = try await pipeline.send(request)
-// response has no Content-Encoding, and Content-Length is json.count
+let response = try await pipeline.send(request)
+let json = try await response.body.collect(upTo: 1 << 20)
+// response.fields has no Content-Encoding, and Content-Length is json.count
 #sourceLocation()
 _ = pipeline
-_ = json
 _ = response
+_ = json
 }

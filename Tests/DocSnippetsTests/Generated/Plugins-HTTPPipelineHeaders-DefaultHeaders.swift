@@ -9,13 +9,13 @@ import HTTPPipelineHeaders
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineHeaders/DefaultHeaders.swift", line: 12)
+#sourceLocation(file: "Plugins/HTTPPipelineHeaders/DefaultHeaders.swift", line: 7)
 import HTTPPipelineLogging
 #sourceLocation()
 
-// Plugins/HTTPPipelineHeaders/DefaultHeaders.swift:12
-@MainActor private func snippetAtLine12() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineHeaders/DefaultHeaders.swift", line: 14)
+// Plugins/HTTPPipelineHeaders/DefaultHeaders.swift:7
+@MainActor private func snippetAtLine7() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineHeaders/DefaultHeaders.swift", line: 9)
 let headers = try DefaultHeaders([
     .fixed("User-Agent", "Shelf/2.3 (iOS 18.1) swift-http-pipeline/0.1"),
     .fixed("Accept", "application/json"),

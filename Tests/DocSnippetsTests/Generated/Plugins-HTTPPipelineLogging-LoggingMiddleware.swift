@@ -9,13 +9,13 @@ import HTTPPipelineLogging
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/LoggingMiddleware.swift", line: 11)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/LoggingMiddleware.swift", line: 6)
 import HTTPPipelineHeaders
 #sourceLocation()
 
-// Plugins/HTTPPipelineLogging/LoggingMiddleware.swift:11
-@MainActor private func snippetAtLine11() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/LoggingMiddleware.swift", line: 13)
+// Plugins/HTTPPipelineLogging/LoggingMiddleware.swift:6
+@MainActor private func snippetAtLine6() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/LoggingMiddleware.swift", line: 8)
 let pipeline = try Pipeline(transport: URLSessionTransport()) {
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])
     LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())

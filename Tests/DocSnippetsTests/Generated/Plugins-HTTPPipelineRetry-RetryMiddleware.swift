@@ -9,16 +9,16 @@ import HTTPPipelineRetry
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryMiddleware.swift", line: 13)
+#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryMiddleware.swift", line: 9)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryMiddleware.swift", line: 14)
+#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryMiddleware.swift", line: 10)
 import HTTPPipelineLogging
 #sourceLocation()
 
-// Plugins/HTTPPipelineRetry/RetryMiddleware.swift:13
-@MainActor private func snippetAtLine13() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryMiddleware.swift", line: 16)
+// Plugins/HTTPPipelineRetry/RetryMiddleware.swift:9
+@MainActor private func snippetAtLine9() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryMiddleware.swift", line: 12)
 let pipeline = try Pipeline(transport: URLSessionTransport()) {
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])
     RetryMiddleware(policy: .default)

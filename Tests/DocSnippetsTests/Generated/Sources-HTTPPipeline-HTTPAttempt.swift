@@ -12,9 +12,9 @@ import FoundationNetworking
 // Sources/HTTPPipeline/HTTPAttempt.swift:7
 #sourceLocation(file: "Sources/HTTPPipeline/HTTPAttempt.swift", line: 7)
 private struct RetryOnce503: HTTPMiddleware {
-    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let first = try await HTTPAttempt.$current.withValue(1) { try await next(request) }
-        guard first.1.statusCode == 503 else { return first }
+        guard first.status == 503 else { return first }
         return try await HTTPAttempt.$current.withValue(2) { try await next(request) }
     }
 }

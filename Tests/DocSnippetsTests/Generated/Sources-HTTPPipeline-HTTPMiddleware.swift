@@ -9,15 +9,15 @@ import HTTPPipeline
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipeline/HTTPMiddleware.swift:20
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPMiddleware.swift", line: 20)
+// Sources/HTTPPipeline/HTTPMiddleware.swift:16
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPMiddleware.swift", line: 16)
 private struct RequestStamp: HTTPMiddleware {
     func intercept(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         next: HTTPNext
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> HTTPResponse {
         var request = request
-        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+        request.fields["X-Request-ID"] = UUID().uuidString
         return try await next(request)
     }
 }

@@ -7,39 +7,40 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 15)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 21)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 16)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 22)
 import HTTPPipelineLogging
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md:15
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 18)
+// Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md:21
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 24)
 private struct RequestID: HTTPMiddleware {
-    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-        guard request.value(forHTTPHeaderField: "X-Request-ID") == nil else {
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        guard request.fields["X-Request-ID"] == nil else {
             return try await next(request)    // the caller chose one: pass through untouched
         }
         var request = request
-        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+        request.fields["X-Request-ID"] = UUID().uuidString
         return try await next(request)
     }
 }
 #sourceLocation()
-@MainActor private func snippetAtLine15() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 29)
+@MainActor private func snippetAtLine21() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 35)
 let verbose = CommandLine.arguments.contains("--verbose")
 let client = Pipeline(transport: URLSessionTransport()) {
     RequestID()                       // outermost: sees the request first, the response last
     if verbose { LoggingMiddleware(level: .basic, sink: StandardErrorLogSink()) }
 }
-let (data, response) = try await client.send(URLRequest(url: URL(string: "https://example.com/")!))
-print(response.statusCode, data.count)
+let response = try await client.send(HTTPRequest(url: URL(string: "https://example.com/")!))
+let body = try await response.body.collect(upTo: 1 << 20)   // at most 1 MiB
+print(response.status, body.count)
 print(client)   // Pipeline(RequestID -> URLSessionTransport), with LoggingMiddleware between under --verbose
 #sourceLocation()
 _ = verbose
 _ = client
-_ = data
 _ = response
+_ = body
 }

@@ -7,33 +7,33 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 27)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 28)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 28)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 29)
 import HTTPPipelineTesting
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 29)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 30)
 import Testing
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 91)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 92)
 import HTTPPipelineRetry
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:27
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 31)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:28
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 32)
 @Test private func theRequestIDReachesTheWire() async throws {
     let transport = ScriptedTransport([.ok("{}")])
     let pipeline = Pipeline(transport: transport) { RequestID() }
-    _ = try await pipeline.send(URLRequest(url: URL(string: "https://api.example.com/books")!))
+    _ = try await pipeline.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
     #expect(transport.requests.count == 1)
-    #expect(transport.requests[0].value(forHTTPHeaderField: "X-Request-ID") != nil)
+    #expect(transport.requests[0].fields["X-Request-ID"] != nil)
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:44
-@MainActor private func snippetAtLine44() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 44)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:45
+@MainActor private func snippetAtLine45() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 45)
 let byRoute = ScriptedTransport(routes: [
     "GET /books/1": .ok(#"{"id": 1}"#, headers: ["Content-Type": "application/json"]),
     "GET /books/2": .status(404),
@@ -44,8 +44,8 @@ _ = byRoute
 _ = flaky
 }
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:58
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 58)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:59
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 59)
 @Test private func requestIDRunsBetweenTheProbes() async throws {
     let log = OrderLog()
     let pipeline = Pipeline(transport: ScriptedTransport([.ok()])) {
@@ -53,73 +53,74 @@ _ = flaky
         RequestID()
         OrderProbe("inner", log: log)
     }
-    _ = try await pipeline.send(URLRequest(url: URL(string: "https://api.example.com/books")!))
+    _ = try await pipeline.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
     #expect(log.description == "outer> inner> inner< outer<")
     let mismatch = log.checkOrder(.response, ["inner", "outer"])
     #expect(mismatch == nil, "\(mismatch?.description ?? "")")
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:76
-@MainActor private func snippetAtLine76() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 76)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:77
+@MainActor private func snippetAtLine77() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 77)
 let mismatch = pipeline.checkLayerOrder(["outer", "RequestID", "inner"])
 #expect(mismatch == nil, "\(mismatch?.description ?? "")")
 #sourceLocation()
 _ = mismatch
 }
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:91
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 93)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:92
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 94)
 @Test private func aTransientStatusIsRetriedAfterTheBackoff() async throws {
     let clock = ManualClock()
     let transport = ScriptedTransport([.status(503), .ok("finally")])
     let policy = RetryPolicy.attempts(2, backoff: .constant(.seconds(1)))
     let pipeline = Pipeline(transport: transport) { RetryMiddleware(policy: policy, clock: clock) }
-    let call = Task { try await pipeline.send(URLRequest(url: URL(string: "https://api.example.com/books")!)) }
+    let call = Task { try await pipeline.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!)) }
     await clock.waitForSleepers(1)
     #expect(clock.pendingDeadlines == [clock.now.advanced(by: .seconds(1))])
     clock.advance(by: .seconds(1))
-    let (_, response) = try await call.value
-    #expect(response.statusCode == 200)
+    let response = try await call.value
+    #expect(response.status == 200)
     #expect(transport.requests.count == 2)
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:120
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 120)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:121
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 121)
 @Test private func requestIDKeepsTheContract() async {
-    var request = URLRequest(url: URL(string: "https://api.example.com/books")!)
-    request.setValue("caller", forHTTPHeaderField: "X-Request-ID")
+    var request = HTTPRequest(url: URL(string: "https://api.example.com/books")!)
+    request.fields["X-Request-ID"] = "caller"
     let report = await MiddlewareContract(passThroughRequest: request).check { RequestID() }
     #expect(report.violations.isEmpty, "\(report)")
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:133
-@MainActor private func snippetAtLine133() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 133)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:134
+@MainActor private func snippetAtLine134() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 134)
 let report = await MiddlewareContract(mayAnswerWithoutCallingNext: true).check { ResponseCache() }
 #sourceLocation()
 _ = report
 }
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:143
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 143)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:144
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 144)
 @Test private func theStackTalksToARealServer() async throws {
     let server = LoopbackServer()
     server.route("GET", "/books/1", .init(status: 200, body: Data(#"{"id": 1}"#.utf8)))
     try server.start()
     defer { server.stop() }
     let pipeline = Pipeline(transport: URLSessionTransport()) { RequestID() }
-    let (_, response) = try await pipeline.send(URLRequest(url: server.baseURL.appendingPathComponent("books/1")))
-    #expect(response.statusCode == 200)
+    let response = try await pipeline.send(HTTPRequest(url: server.baseURL.appendingPathComponent("books/1")))
+    #expect(response.status == 200)
+    #expect(try await response.body.collect(upTo: 1 << 20) == Data(#"{"id": 1}"#.utf8))
     #expect(server.requests.first?.header("X-Request-ID") != nil)
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:163
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 163)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:165
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 165)
 @Test private func aResponseCutShortIsAnErrorNotAShortBody() async throws {
     let server = LoopbackServer()
     server.route("GET", "/report", .init(body: .abort(after: 10, of: .bytes(Data(count: 1_000)))))
@@ -127,7 +128,7 @@ _ = report
     defer { server.stop() }
     let pipeline = Pipeline(transport: URLSessionTransport()) { RequestID() }
     await #expect(throws: URLError.self) {
-        try await pipeline.send(URLRequest(url: server.baseURL.appendingPathComponent("report")))
+        try await pipeline.send(HTTPRequest(url: server.baseURL.appendingPathComponent("report")))
     }
 }
 #sourceLocation()

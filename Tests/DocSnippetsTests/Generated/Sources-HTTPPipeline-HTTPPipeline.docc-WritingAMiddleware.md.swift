@@ -10,13 +10,16 @@ import FoundationNetworking
 #sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 19)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 67)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 166)
 import HTTPPipelineTesting
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 68)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 167)
 import Testing
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 106)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 202)
+import Synchronization
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 270)
 import HTTPPipelineLogging
 #sourceLocation()
 
@@ -30,35 +33,105 @@ import HTTPPipelineLogging
 private struct CorrelationID: HTTPMiddleware {
     var makeID: @Sendable () -> String = { UUID().uuidString }
 
-    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
-        guard request.value(forHTTPHeaderField: "X-Correlation-ID") == nil else {
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        guard request.fields["X-Correlation-ID"] == nil else {
             return try await next(request)             // does not apply: pass through untouched
         }
         var request = request
-        request.setValue(makeID(), forHTTPHeaderField: "X-Correlation-ID")
+        request.fields["X-Correlation-ID"] = makeID()
         return try await next(request)
     }
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:66
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 70)
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:72
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 74)
+/// The name a call's measurements are reported under; its URL's path when unset.
+private enum MetricsLabel: HTTPContextKey {
+    typealias Value = String
+}
+#sourceLocation()
+
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:94
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 96)
+/// Reports the size of each response body under its call's `MetricsLabel`: at once for a
+/// buffered body, and for a streamed one when the caller has read it to its end.
+///
+/// ## Ordering
+/// Inside a decoding layer it counts the bytes on the wire; outside it, the decoded bytes.
+private struct ResponseBytes: HTTPMiddleware {
+    var report: @Sendable (_ label: String, _ bytes: Int) -> Void
+
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        let label = request.context[MetricsLabel.self] ?? request.url.path
+        var response = try await next(request)
+        let body = response.body
+        if let data = body.bufferedData {
+            report(label, data.count)    // already in memory: leave it buffered, the fast path
+            return response
+        }
+        let report = self.report
+        let counted: @Sendable () -> CountingChunks = {
+            CountingChunks(body: body) { bytes in report(label, bytes) }
+        }
+        response.body =
+            body.isReplayable
+            ? HTTPBody(length: body.length, replayable: counted)    // each read counts afresh
+            : HTTPBody(stream: counted(), length: body.length)
+        return response
+    }
+}
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 124)
+/// A body's chunks, each passed on as it is, with their total reported when the body ends.
+private struct CountingChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+
+    let body: HTTPBody
+    let ended: @Sendable (Int) -> Void
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(chunks: body.makeAsyncIterator(), ended: ended)
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var chunks: HTTPBody.Iterator
+        let ended: @Sendable (Int) -> Void
+        var count = 0
+        var finished = false
+
+        mutating func next() async throws -> Data? {
+            guard !finished else { return nil }
+            guard let chunk = try await chunks.next() else {
+                finished = true
+                ended(count)
+                return nil
+            }
+            count += chunk.count
+            return chunk
+        }
+    }
+}
+#sourceLocation()
+
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:165
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 169)
 @Test private func correlationIDIsAddedWhenMissing() async throws {
     let transport = ScriptedTransport([.ok("hi")])
     let pipeline = Pipeline(transport: transport) { CorrelationID(makeID: { "id-1" }) }
-    _ = try await pipeline.send(URLRequest(url: URL(string: "https://api.example.com/x")!))
-    #expect(transport.requests.first?.value(forHTTPHeaderField: "X-Correlation-ID") == "id-1")
+    _ = try await pipeline.send(HTTPRequest(url: URL(string: "https://api.example.com/x")!))
+    #expect(transport.requests.first?.fields["X-Correlation-ID"] == "id-1")
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 77)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 176)
 @Test private func correlationIDKeepsTheMiddlewareContract() async {
-    var request = URLRequest(url: URL(string: "https://api.example.com/x")!)
-    request.setValue("caller", forHTTPHeaderField: "X-Correlation-ID")   // a request it leaves alone
+    var request = HTTPRequest(url: URL(string: "https://api.example.com/x")!)
+    request.fields["X-Correlation-ID"] = "caller"   // a request it leaves alone
     let report = await MiddlewareContract(passThroughRequest: request).check { CorrelationID() }
     #expect(report.violations.isEmpty, "\(report)")
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 84)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 183)
 @Test private func correlationIDSitsBetweenTheProbesWhereItWasPlaced() async throws {
     let log = OrderLog()
     let pipeline = Pipeline(transport: ScriptedTransport([.ok()])) {
@@ -66,15 +139,76 @@ private struct CorrelationID: HTTPMiddleware {
         CorrelationID()
         OrderProbe("after", log: log)
     }
-    _ = try await pipeline.send(URLRequest(url: URL(string: "https://api.example.com/x")!))
+    _ = try await pipeline.send(HTTPRequest(url: URL(string: "https://api.example.com/x")!))
     #expect(log.description == "before> after> after< before<")
     #expect(pipeline.description == "Pipeline(before -> CorrelationID -> after -> ScriptedTransport)")
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:105
-@MainActor private func snippetAtLine105() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 108)
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:200
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 205)
+/// Answers every request with "hello, world" in two chunks.
+private struct StreamingServer: HTTPTransport {
+    var replayable = false
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let chunks: @Sendable () -> AsyncStream<Data> = {
+            AsyncStream { continuation in
+                continuation.yield(Data("hello, ".utf8))
+                continuation.yield(Data("world".utf8))
+                continuation.finish()
+            }
+        }
+        let body = replayable ? HTTPBody(length: 12, replayable: chunks) : HTTPBody(stream: chunks(), length: 12)
+        return HTTPResponse(status: 200, body: body)
+    }
+}
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 222)
+/// What `ResponseBytes` reported, as "label: bytes".
+private final class Reports: Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    func add(_ label: String, _ bytes: Int) { lines.withLock { $0.append("\(label): \(bytes)") } }
+}
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 229)
+@Test(arguments: [false, true])
+private func responseBytesCountsAStreamedBodyAsItIsReadAndKeepsItsKind(replayable: Bool) async throws {
+    let reports = Reports()
+    let pipeline = Pipeline(transport: StreamingServer(replayable: replayable)) {
+        ResponseBytes(report: reports.add)
+    }
+    var request = HTTPRequest(url: URL(string: "https://api.example.com/covers/42")!)
+    request.context[MetricsLabel.self] = "cover-image"
+    let response = try await pipeline.send(request)
+    #expect(reports.all.isEmpty, "nothing is counted before the body is read")
+    #expect(try await response.body.collect(upTo: 1 << 20) == Data("hello, world".utf8))
+    #expect(reports.all == ["cover-image: 12"])
+    #expect(response.body.isReplayable == replayable && response.body.length == 12)
+    if replayable {
+        _ = try await response.body.collect(upTo: 1 << 20)
+        #expect(reports.all == ["cover-image: 12", "cover-image: 12"], "each read is counted")
+    } else {
+        await #expect(throws: HTTPBodyError.alreadyConsumed) { try await response.body.collect(upTo: 1 << 20) }
+    }
+}
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 250)
+@Test private func responseBytesCountsABufferedBodyAtOnceUnderItsPath() async throws {
+    let reports = Reports()
+    let pipeline = Pipeline(transport: ScriptedTransport([.ok("{}")])) { ResponseBytes(report: reports.add) }
+    let response = try await pipeline.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
+    #expect(reports.all == ["/books: 2"])
+    #expect(response.body.bufferedData == Data("{}".utf8), "still buffered")
+    let report = await MiddlewareContract().check { ResponseBytes { _, _ in } }
+    #expect(report.violations.isEmpty, "\(report)")
+}
+#sourceLocation()
+
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:269
+@MainActor private func snippetAtLine269() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 272)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     CorrelationID()                                                  // the ID is set before...
     LoggingMiddleware(level: .headers, sink: StandardErrorLogSink()) // ...the log records the request

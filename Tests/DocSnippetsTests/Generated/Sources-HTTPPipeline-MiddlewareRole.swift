@@ -17,7 +17,7 @@ private struct ResponseCache: HTTPMiddleware, PlacementDeclaring {
         [.inside(.auth, because: "cached responses are per user")]
     }
 
-    func intercept(_ request: URLRequest, next: HTTPNext) async throws -> (Data, HTTPURLResponse) {
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         try await next(request)   // a real cache answers from its store when it can
     }
 }

@@ -9,9 +9,9 @@ import HTTPPipeline
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipeline/MiddlewareStack.swift:13
-@MainActor private func snippetAtLine13() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/MiddlewareStack.swift", line: 13)
+// Sources/HTTPPipeline/MiddlewareStack.swift:7
+@MainActor private func snippetAtLine7() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/MiddlewareStack.swift", line: 7)
 let pipeline = Pipeline(transport: transport) {
     RequestStamp()
     MiddlewareStack(pluginsFromConfiguration)   // [any HTTPMiddleware]

@@ -9,17 +9,16 @@ import HTTPPipeline
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipeline/Pipeline.swift:20
-@MainActor private func snippetAtLine20() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/Pipeline.swift", line: 20)
+// Sources/HTTPPipeline/Pipeline.swift:14
+@MainActor private func snippetAtLine14() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/Pipeline.swift", line: 14)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     RequestStamp()
     TimingLog()
 }
-let (data, response) = try await pipeline.send(request)
-print(pipeline)   // Pipeline(RequestStamp -> TimingLog -> URLSessionTransport)
+let response = try await pipeline.send(request)
+print(response.status, pipeline)   // 200 Pipeline(RequestStamp -> TimingLog -> URLSessionTransport)
 #sourceLocation()
 _ = pipeline
-_ = data
 _ = response
 }

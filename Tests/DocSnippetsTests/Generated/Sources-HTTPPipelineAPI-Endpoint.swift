@@ -10,14 +10,14 @@ import HTTPPipelineAPI
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipelineAPI/Endpoint.swift:15
-#sourceLocation(file: "Sources/HTTPPipelineAPI/Endpoint.swift", line: 15)
+// Sources/HTTPPipelineAPI/Endpoint.swift:11
+#sourceLocation(file: "Sources/HTTPPipelineAPI/Endpoint.swift", line: 11)
 private extension Endpoint where Response == Book {
     static func book(id: String) -> Self { .get("/books/\(id)") }
 }
 #sourceLocation()
-@MainActor private func snippetAtLine15() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineAPI/Endpoint.swift", line: 18)
+@MainActor private func snippetAtLine11() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineAPI/Endpoint.swift", line: 14)
 let order: Endpoint<Receipt> = .post("/orders", body: newOrder)
 let search: Endpoint<[Book]> = .get("/books", query: [URLQueryItem(name: "q", value: "a+b")])
 #sourceLocation()

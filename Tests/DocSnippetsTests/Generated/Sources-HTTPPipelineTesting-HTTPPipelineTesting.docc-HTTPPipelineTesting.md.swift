@@ -26,7 +26,7 @@ import Testing
         OrderProbe("outer", log: log)
         OrderProbe("inner", log: log)
     }
-    _ = try await pipeline.send(URLRequest(url: URL(string: "https://api.example.com/x")!))
+    _ = try await pipeline.send(HTTPRequest(url: URL(string: "https://api.example.com/x")!))
     #expect(log.description == "outer> inner> inner< outer<")
     #expect(transport.requests.count == 1)
 }

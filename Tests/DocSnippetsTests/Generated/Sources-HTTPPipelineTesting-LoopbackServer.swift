@@ -23,11 +23,10 @@ try server.start()
 defer { server.stop() }
 
 let transport = URLSessionTransport()
-let (data, response) = try await transport.send(URLRequest(url: server.baseURL.appending(path: "books")))
+let response = try await transport.send(HTTPRequest(url: server.baseURL.appending(path: "books")))
 #expect(server.requests.first?.path == "/books")
 #sourceLocation()
 _ = server
 _ = transport
-_ = data
 _ = response
 }

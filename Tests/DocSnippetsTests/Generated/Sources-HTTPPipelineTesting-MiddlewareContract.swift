@@ -9,12 +9,12 @@ import HTTPPipelineTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 13)
+#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 8)
 import Testing
 #sourceLocation()
 
-// Sources/HTTPPipelineTesting/MiddlewareContract.swift:13
-#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 15)
+// Sources/HTTPPipelineTesting/MiddlewareContract.swift:8
+#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 10)
 @Test private func requestStampKeepsTheMiddlewareContract() async {
     // RequestStamp stamps every request, so no request passes through it untouched.
     let report = await MiddlewareContract(skipping: [.passThrough]).check { RequestStamp() }
@@ -22,9 +22,9 @@ import Testing
 }
 #sourceLocation()
 
-// Sources/HTTPPipelineTesting/MiddlewareContract.swift:35
-@MainActor private func snippetAtLine35() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 35)
+// Sources/HTTPPipelineTesting/MiddlewareContract.swift:30
+@MainActor private func snippetAtLine30() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 30)
 let report = await MiddlewareContract(mayAnswerWithoutCallingNext: true).check { ResponseCache() }
 #sourceLocation()
 _ = report

@@ -9,13 +9,13 @@ import HTTPPipelineTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineTesting/ScriptedTransport.swift", line: 15)
+#sourceLocation(file: "Sources/HTTPPipelineTesting/ScriptedTransport.swift", line: 11)
 import Testing
 #sourceLocation()
 
-// Sources/HTTPPipelineTesting/ScriptedTransport.swift:15
-@MainActor private func snippetAtLine15() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineTesting/ScriptedTransport.swift", line: 17)
+// Sources/HTTPPipelineTesting/ScriptedTransport.swift:11
+@MainActor private func snippetAtLine11() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineTesting/ScriptedTransport.swift", line: 13)
 let transport = ScriptedTransport([.status(503), .status(200, body: Data("ok".utf8))])
 let pipeline = Pipeline(transport: transport) { MyRetry() }
 _ = try await pipeline.send(request)
