@@ -27,7 +27,8 @@ extension HTTPBody {
     ///
     /// ```swift
     /// let response = try await pipeline.send(request)
-    /// let bytes = try await response.body.write(to: downloads.appendingPathComponent("report.pdf"))
+    /// let destination = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
+    /// let bytes = try await response.body.write(to: destination)
     /// ```
     ///
     /// - Parameters:

@@ -45,7 +45,7 @@ extension APIClient {
     ///
     /// ```swift
     /// struct Delta: Decodable, Sendable { let text: String }
-    /// let completion = Endpoint<Delta>.post("/v1/complete", body: .json(prompt))
+    /// let completion = Endpoint<Delta>.post("/v1/complete", body: ["prompt": "Write a haiku"])
     /// for try await delta in try await client.decodedEvents(completion, endingAt: "[DONE]") {
     ///     print(delta.text, terminator: "")
     /// }
