@@ -37,7 +37,8 @@ enum LoggingBench {
             "Set-Cookie": "session=abcdef0123456789; Path=/; HttpOnly",
         ]
         return InMemoryTransport(
-            response: HTTPResponse(status: 200, fields: fields, body: HTTPBody(Data(#"{"id":42,"title":"Dune"}"#.utf8))))
+            response: HTTPResponse(status: 200, fields: fields, body: HTTPBody(Data(#"{"id":42,"title":"Dune"}"#.utf8)))
+        )
     }
 
     static func chains() -> [(key: String, transport: any HTTPTransport)] {

@@ -111,7 +111,9 @@ extension GzipMiddleware {
     }
 
     /// A `.gz` download: decoded when it is gzip, untouched otherwise.
-    private func decodeDownload(_ data: Data, _ response: HTTPResponseHead) throws(GzipError) -> (Data, HTTPResponseHead) {
+    private func decodeDownload(_ data: Data, _ response: HTTPResponseHead) throws(GzipError) -> (
+        Data, HTTPResponseHead
+    ) {
         var statistics = DecodeStatistics()
         let limit = options.outputLimit(forWireSize: data.count)
         switch try GzipDecoder.decode(

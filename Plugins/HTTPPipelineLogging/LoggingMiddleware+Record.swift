@@ -23,7 +23,8 @@ extension LoggingMiddleware {
 
         /// What a buffered body shows at once; a streamed one shows what a tee saw (``BodyTee``).
         init(_ body: HTTPBody?, contentType: String?) {
-            self.init(bytes: body.map { $0.bufferedData?.count } ?? 0, prefix: body?.bufferedData, contentType: contentType)
+            self.init(
+                bytes: body.map { $0.bufferedData?.count } ?? 0, prefix: body?.bufferedData, contentType: contentType)
         }
     }
 
@@ -66,7 +67,8 @@ extension LoggingMiddleware {
 
     private func bodyText(_ body: BodySeen, streamed: Bool) -> String {
         guard let prefix = body.prefix else { return streamed && body.bytes == nil ? "<streamed body, not read>" : "" }
-        return redaction.body(prefix, contentType: body.contentType, limit: bodyLimit, total: body.bytes ?? prefix.count)
+        return redaction.body(
+            prefix, contentType: body.contentType, limit: bodyLimit, total: body.bytes ?? prefix.count)
     }
 
     /// Header fields sorted by name, values redacted where the name is secret, then cut to the
@@ -74,7 +76,8 @@ extension LoggingMiddleware {
     private func fields(_ fields: HTTPFields) -> [HTTPLogRecord.Field] {
         fields.map { field in
             HTTPLogRecord.Field(
-                name: field.name, value: redaction.headerValue(name: field.name, value: field.value, limit: headerValueLimit))
+                name: field.name,
+                value: redaction.headerValue(name: field.name, value: field.value, limit: headerValueLimit))
         }
         .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }

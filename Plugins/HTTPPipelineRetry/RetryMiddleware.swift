@@ -124,7 +124,8 @@ public struct RetryMiddleware: HTTPMiddleware {
             }
             guard attempt < policy.maximumAttempts,
                 let delay = delayBeforeRetry(
-                    after: result, request: request, policy: policy, retry: attempt, previous: previousDelay, start: start)
+                    after: result, request: request, policy: policy, retry: attempt, previous: previousDelay,
+                    start: start)
             else {
                 return try result.get()
             }

@@ -30,7 +30,10 @@ public struct HTTPTransferProgress: Sendable, Equatable {
     ///   - expectedSentBytes: The request body's length, when known.
     ///   - receivedBytes: Response body bytes received so far.
     ///   - expectedReceivedBytes: The response body's announced length, when known.
-    public init(sentBytes: Int64 = 0, expectedSentBytes: Int64? = nil, receivedBytes: Int64 = 0, expectedReceivedBytes: Int64? = nil) {
+    public init(
+        sentBytes: Int64 = 0, expectedSentBytes: Int64? = nil, receivedBytes: Int64 = 0,
+        expectedReceivedBytes: Int64? = nil
+    ) {
         self.sentBytes = sentBytes
         self.expectedSentBytes = expectedSentBytes
         self.receivedBytes = receivedBytes

@@ -65,19 +65,21 @@ final class SessionExchange: Sendable {
         waiter?.resume(returning: response)
         guard let progress else { return }
         let expected = response.expectedContentLength
-        progress(counts.withLock { counts in
-            counts.expectedReceivedBytes = expected >= 0 ? expected : nil
-            return counts
-        })
+        progress(
+            counts.withLock { counts in
+                counts.expectedReceivedBytes = expected >= 0 ? expected : nil
+                return counts
+            })
     }
 
     func sent(_ bytes: Int64, of expected: Int64) {
         guard let progress else { return }
-        progress(counts.withLock { counts in
-            counts.sentBytes = bytes
-            counts.expectedSentBytes = expected >= 0 ? expected : nil
-            return counts
-        })
+        progress(
+            counts.withLock { counts in
+                counts.sentBytes = bytes
+                counts.expectedSentBytes = expected >= 0 ? expected : nil
+                return counts
+            })
     }
 
     func receive(_ data: Data) {
@@ -95,10 +97,11 @@ final class SessionExchange: Sendable {
         waiter?.resume(returning: data)
         pause?.suspend()
         guard let progress else { return }
-        progress(counts.withLock { counts in
-            counts.receivedBytes += Int64(data.count)
-            return counts
-        })
+        progress(
+            counts.withLock { counts in
+                counts.receivedBytes += Int64(data.count)
+                return counts
+            })
     }
 
     func complete(_ error: (any Error)?) {
@@ -179,7 +182,9 @@ final class SessionExchange: Sendable {
 
     private static func rethrow(_ end: Result<Void, any Error>) throws {
         guard case .failure(let error) = end else { return }
-        if let urlError = error as? URLError, urlError.code == .cancelled, Task.isCancelled { throw CancellationError() }
+        if let urlError = error as? URLError, urlError.code == .cancelled, Task.isCancelled {
+            throw CancellationError()
+        }
         throw error
     }
 

@@ -106,7 +106,9 @@ public struct URLSessionTransport: HTTPTransport {
         try Task.checkCancellation()
         let exchange = SessionExchange(progress: request.context.progress)
         let task: URLSessionTask =
-            if let spool { session.uploadTask(with: urlRequest, fromFile: spool.file) } else { session.dataTask(with: urlRequest) }
+            if let spool { session.uploadTask(with: urlRequest, fromFile: spool.file) } else {
+                session.dataTask(with: urlRequest)
+            }
         let response = try await exchange.start(task, router: owner.router)
         guard let http = response as? HTTPURLResponse else {
             task.cancel()
@@ -115,17 +117,21 @@ public struct URLSessionTransport: HTTPTransport {
         let head = HTTPResponseHead(http)
         // URLSession decodes a body it knows the coding of: then the wire length says nothing
         // about the bytes handed over.
-        let length = head.fields["Content-Encoding"] == nil && http.expectedContentLength >= 0 ? Int(http.expectedContentLength) : nil
+        let length =
+            head.fields["Content-Encoding"] == nil && http.expectedContentLength >= 0
+            ? Int(http.expectedContentLength) : nil
         let reader = SessionExchange.Reader(exchange)
         guard let length, length <= bufferingLimit else {
-            return HTTPResponse(head: head, body: HTTPBody(stream: SessionExchange.Chunks(reader: reader), length: length))
+            return HTTPResponse(
+                head: head, body: HTTPBody(stream: SessionExchange.Chunks(reader: reader), length: length))
         }
         var data = Data(capacity: length)
         while let chunk = try await reader.next() {
             data.append(chunk)
             if data.count > bufferingLimit {
                 // The server sent more than it announced: the rest streams, after what was read.
-                return HTTPResponse(head: head, body: HTTPBody(stream: SessionExchange.Chunks(reader: reader, first: data)))
+                return HTTPResponse(
+                    head: head, body: HTTPBody(stream: SessionExchange.Chunks(reader: reader, first: data)))
             }
         }
         return HTTPResponse(head: head, body: HTTPBody(data))

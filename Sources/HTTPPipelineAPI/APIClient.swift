@@ -1,6 +1,5 @@
-public import HTTPPipeline
-
 public import Foundation
+public import HTTPPipeline
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPPipeline
 
-
 extension MiddlewareContract {
     static let body = Data("contract body".utf8)
     static let headers = ["X-Contract": "kept"]

@@ -1,6 +1,5 @@
-public import HTTPPipeline
-
 import Foundation
+public import HTTPPipeline
 
 /// The rules every middleware of this project keeps, as checks you can run on your own.
 ///

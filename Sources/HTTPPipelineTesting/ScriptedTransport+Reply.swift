@@ -111,7 +111,8 @@ extension ScriptedTransport {
                 guard (100...999).contains(status) else {
                     throw ScriptedTransportError.invalidResponse(status: status)
                 }
-                let fields = HTTPFields(headers.sorted { $0.key < $1.key }.map { HTTPField(name: $0.key, value: $0.value) })
+                let fields = HTTPFields(
+                    headers.sorted { $0.key < $1.key }.map { HTTPField(name: $0.key, value: $0.value) })
                 let body = ScriptedChunks(chunks: chunks, every: every, end: end, clock: clock)
                 let length: Int? = if case .finish = end { chunks.reduce(0) { $0 + $1.count } } else { nil }
                 return HTTPResponse(status: status, fields: fields, body: HTTPBody(stream: body, length: length))
@@ -120,7 +121,8 @@ extension ScriptedTransport {
                     throw ScriptedTransportError.invalidResponse(status: status)
                 }
                 // A dictionary has no order: the fields go out sorted by name, the same every run.
-                let fields = HTTPFields(headers.sorted { $0.key < $1.key }.map { HTTPField(name: $0.key, value: $0.value) })
+                let fields = HTTPFields(
+                    headers.sorted { $0.key < $1.key }.map { HTTPField(name: $0.key, value: $0.value) })
                 return HTTPResponse(status: status, fields: fields, body: HTTPBody(body))
             }
         }

@@ -92,7 +92,8 @@ import Testing
     @Test("An error status with a streamed body without end returns a snippet of at most bodySnippetLimit bytes and …")
     func errorStatusReadsOnlyTheSnippet() async throws {
         let transport = EndlessTransport(status: 502, chunkSize: 100)
-        let error = await apiError(try client(transport, responseBodyLimit: 1 << 20), Endpoint<Author>.get("/authors/1"))
+        let error = await apiError(
+            try client(transport, responseBodyLimit: 1 << 20), Endpoint<Author>.get("/authors/1"))
 
         guard case .unacceptableStatus(let code, let snippet) = error else {
             Issue.record("expected unacceptableStatus, got \(String(describing: error))")

@@ -168,7 +168,8 @@ import Testing
         let request = try endpoint.request(baseURL: url("https://api.example.com"), encoder: encoder)
         #expect(request.method.rawValue == "POST")
         #expect(request.fields["Content-Type"] == "application/json")
-        #expect(request.body?.bufferedData.map { String(decoding: $0, as: UTF8.self) } == #"{"item":"tea","unit_price":3}"#)
+        #expect(
+            request.body?.bufferedData.map { String(decoding: $0, as: UTF8.self) } == #"{"item":"tea","unit_price":3}"#)
     }
 
     @Test("A JSON body with its own encoder ignores the client's encoder")

@@ -51,7 +51,8 @@ private struct Broke: Error {}
         let text = "first\r\nsecond\nthird\rfourth\r\n\r\nlast without end"
         let expected = ["first", "second", "third", "fourth", "", "last without end"]
         for size in 1...text.utf8.count {
-            let lines = try await client(ChunkedTransport(pieces(text, size: size))).lines(Endpoint<EmptyResponse>.get("/tail"))
+            let lines = try await client(ChunkedTransport(pieces(text, size: size))).lines(
+                Endpoint<EmptyResponse>.get("/tail"))
             var seen: [String] = []
             for try await line in lines { seen.append(line) }
             #expect(seen == expected, "chunks of \(size) bytes")
@@ -90,7 +91,8 @@ private struct Broke: Error {}
             ServerSentEvent(data: #"{"text":"é"}"#, lastEventID: "8"),
         ]
         for size in [1, 2, 3, 5, 7, 64, 1_000] {
-            let events = try await client(ChunkedTransport(pieces(stream, size: size))).events(Endpoint<EmptyResponse>.get("/live"))
+            let events = try await client(ChunkedTransport(pieces(stream, size: size))).events(
+                Endpoint<EmptyResponse>.get("/live"))
             var seen: [ServerSentEvent] = []
             for try await event in events { seen.append(event) }
             #expect(seen == expected, "chunks of \(size) bytes")
@@ -101,20 +103,25 @@ private struct Broke: Error {}
     func eventsAskForEventStream() async throws {
         let transport = ChunkedTransport([])
         _ = try await client(transport).events(Endpoint<EmptyResponse>.get("/live"))
-        _ = try await client(transport).events(Endpoint<EmptyResponse>.get("/live").header("Accept", "application/x-ndjson"))
-        #expect(transport.seen.withLock { $0.map { $0.fields["Accept"] } } == ["text/event-stream", "application/x-ndjson"])
+        _ = try await client(transport).events(
+            Endpoint<EmptyResponse>.get("/live").header("Accept", "application/x-ndjson"))
+        #expect(
+            transport.seen.withLock { $0.map { $0.fields["Accept"] } } == ["text/event-stream", "application/x-ndjson"])
     }
 
     @Test("Decoded events yield typed values until the terminator, and a bad one is a decoding error")
     func decodedEvents() async throws {
-        let stream = #"data: {"text":"Hel"}"# + "\n\n" + #"data: {"text":"lo"}"# + "\n\ndata: [DONE]\n\n" + #"data: {"text":"after"}"# + "\n\n"
+        let stream =
+            #"data: {"text":"Hel"}"# + "\n\n" + #"data: {"text":"lo"}"# + "\n\ndata: [DONE]\n\n"
+            + #"data: {"text":"after"}"# + "\n\n"
         let deltas = try await client(ChunkedTransport(pieces(stream, size: 4))).decodedEvents(
             Endpoint<Delta>.post("/complete"), endingAt: "[DONE]")
         var seen: [Delta] = []
         for try await delta in deltas { seen.append(delta) }
         #expect(seen == [Delta(text: "Hel"), Delta(text: "lo")])
 
-        let bad = try await client(ChunkedTransport([Data("data: {\"txt\":1}\n\n".utf8)])).decodedEvents(Endpoint<Delta>.post("/complete"))
+        let bad = try await client(ChunkedTransport([Data("data: {\"txt\":1}\n\n".utf8)])).decodedEvents(
+            Endpoint<Delta>.post("/complete"))
         var iterator = bad.makeAsyncIterator()
         do {
             _ = try await iterator.next()
@@ -127,7 +134,8 @@ private struct Broke: Error {}
 
     @Test("A stream that fails mid-body gives the lines before it, then a transport error")
     func failureMidBody() async throws {
-        let lines = try await client(ChunkedTransport([Data("a\nb\nc".utf8)], failingWith: Broke())).lines(Endpoint<EmptyResponse>.get("/tail"))
+        let lines = try await client(ChunkedTransport([Data("a\nb\nc".utf8)], failingWith: Broke())).lines(
+            Endpoint<EmptyResponse>.get("/tail"))
         var iterator = lines.makeAsyncIterator()
         #expect(try await iterator.next() == "a")
         #expect(try await iterator.next() == "b")
@@ -143,24 +151,28 @@ private struct Broke: Error {}
     @Test("A streaming call with an error status throws unacceptableStatus before any line")
     func errorStatusBeforeLines() async throws {
         await #expect(throws: APIError.self) {
-            _ = try await client(ChunkedTransport(status: 503, [Data("busy".utf8)])).lines(Endpoint<EmptyResponse>.get("/tail"))
+            _ = try await client(ChunkedTransport(status: 503, [Data("busy".utf8)])).lines(
+                Endpoint<EmptyResponse>.get("/tail"))
         }
     }
 
     @Test("A download goes to its file whole; past its limit it fails and leaves nothing")
     func downloads() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("api-download-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "api-download-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let chunks = (0..<50).map { Data(repeating: UInt8($0), count: 10_000) }
         let destination = directory.appendingPathComponent("report.bin")
-        let written = try await client(ChunkedTransport(chunks)).download(Endpoint<EmptyResponse>.get("/report"), to: destination)
+        let written = try await client(ChunkedTransport(chunks)).download(
+            Endpoint<EmptyResponse>.get("/report"), to: destination)
         #expect(written == 500_000)
         #expect(try Data(contentsOf: destination) == chunks.reduce(Data(), +))
 
         let refused = directory.appendingPathComponent("big.bin")
         do {
-            try await client(ChunkedTransport(chunks)).download(Endpoint<EmptyResponse>.get("/report"), to: refused, limit: 100_000)
+            try await client(ChunkedTransport(chunks)).download(
+                Endpoint<EmptyResponse>.get("/report"), to: refused, limit: 100_000)
             Issue.record("a download past its limit succeeded")
         } catch let error as APIError {
             guard case .responseTooLarge(let limit) = error else { throw error }
@@ -173,7 +185,9 @@ private struct Broke: Error {}
     func eventsOverLoopback() async throws {
         let server = LoopbackServer()
         let chunks = (1...5).map { Data("id: \($0)\ndata: {\"text\":\"t\($0)\"}\n\n".utf8) }
-        server.route("GET", "/live", .init(headers: [("Content-Type", "text/event-stream")], body: .chunked(chunks, every: .milliseconds(5))))
+        server.route(
+            "GET", "/live",
+            .init(headers: [("Content-Type", "text/event-stream")], body: .chunked(chunks, every: .milliseconds(5))))
         try server.start()
         defer { server.stop() }
         let client = APIClient(baseURL: server.baseURL, transport: URLSessionTransport())

@@ -42,7 +42,10 @@ private struct Cut: Error, Equatable {}
     func stallsAndRepeats() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport(
-            [.streamed(chunks: [Data("x".utf8)], then: .stall), .streamed(chunks: [Data("y".utf8)], every: .seconds(1), then: .repeatForever)],
+            [
+                .streamed(chunks: [Data("x".utf8)], then: .stall),
+                .streamed(chunks: [Data("y".utf8)], every: .seconds(1), then: .repeatForever),
+            ],
             clock: clock)
         let stalled = try await transport.send(HTTPRequest(url: url))
         let reader = Task {
@@ -90,7 +93,14 @@ private struct Cut: Error, Equatable {}
         let log = OrderLog()
         struct Replayable: HTTPTransport {
             func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-                HTTPResponse(status: 200, body: HTTPBody(length: 4) { AsyncStream<Data> { $0.yield(Data("data".utf8)); $0.finish() } })
+                HTTPResponse(
+                    status: 200,
+                    body: HTTPBody(length: 4) {
+                        AsyncStream<Data> {
+                            $0.yield(Data("data".utf8))
+                            $0.finish()
+                        }
+                    })
             }
         }
         let pipeline = Pipeline(transport: Replayable()) { OrderProbe("probe", log: log, recordsChunks: true) }

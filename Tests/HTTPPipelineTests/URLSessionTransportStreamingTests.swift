@@ -30,7 +30,8 @@ struct URLSessionTransportStreamingTests {
         server.route("GET", "/live", .init(body: .endless(chunk: pattern(1024), every: .milliseconds(5))))
         try server.start()
         defer { server.stop() }
-        var response: HTTPResponse? = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL.appendingPathComponent("live")))
+        var response: HTTPResponse? = try await URLSessionTransport().send(
+            HTTPRequest(url: server.baseURL.appendingPathComponent("live")))
         #expect(response?.status == 200)
         #expect(response?.body.bufferedData == nil)
         #expect(response?.body.isReplayable == false)
@@ -53,7 +54,8 @@ struct URLSessionTransportStreamingTests {
         server.route("GET", "/big", .init(body: bytes))
         try server.start()
         defer { server.stop() }
-        let response = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL.appendingPathComponent("big")))
+        let response = try await URLSessionTransport().send(
+            HTTPRequest(url: server.baseURL.appendingPathComponent("big")))
         #expect(response.body.bufferedData == nil)
         #expect(response.body.length == bytes.count)
         #expect(try await response.body.collect(upTo: 4 << 20) == bytes)
@@ -65,7 +67,8 @@ struct URLSessionTransportStreamingTests {
         server.route("GET", "/small", .init(headers: [("Content-Type", "text/plain")], body: Data("hello".utf8)))
         try server.start()
         defer { server.stop() }
-        let response = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL.appendingPathComponent("small")))
+        let response = try await URLSessionTransport().send(
+            HTTPRequest(url: server.baseURL.appendingPathComponent("small")))
         #expect(response.body.bufferedData == Data("hello".utf8))
         #expect(response.fields["Content-Type"] == "text/plain")
     }
@@ -77,7 +80,8 @@ struct URLSessionTransportStreamingTests {
         server.route("GET", "/events", .init(body: .chunked(chunks, every: .milliseconds(2))))
         try server.start()
         defer { server.stop() }
-        let response = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL.appendingPathComponent("events")))
+        let response = try await URLSessionTransport().send(
+            HTTPRequest(url: server.baseURL.appendingPathComponent("events")))
         #expect(response.body.length == nil)
         #expect(try await response.body.collect(upTo: 1 << 20) == chunks.reduce(Data(), +))
     }
@@ -88,7 +92,8 @@ struct URLSessionTransportStreamingTests {
         server.route("GET", "/live", .init(body: .endless(chunk: pattern(512), every: .milliseconds(5))))
         try server.start()
         defer { server.stop() }
-        let response = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL.appendingPathComponent("live")))
+        let response = try await URLSessionTransport().send(
+            HTTPRequest(url: server.baseURL.appendingPathComponent("live")))
         let reader = Task {
             var count = 0
             for try await chunk in response.body { count += chunk.count }
@@ -106,7 +111,8 @@ struct URLSessionTransportStreamingTests {
         server.route("GET", "/cut", .init(body: .abort(after: 600_000, of: .bytes(pattern(1 << 20)))))
         try server.start()
         defer { server.stop() }
-        let response = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL.appendingPathComponent("cut")))
+        let response = try await URLSessionTransport().send(
+            HTTPRequest(url: server.baseURL.appendingPathComponent("cut")))
         #expect(response.status == 200)
         await #expect(throws: URLError.self) { _ = try await response.body.collect(upTo: 2 << 20) }
     }
@@ -127,7 +133,9 @@ struct URLSessionTransportStreamingTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let transport = URLSessionTransport(spoolDirectory: directory)
-        let request = HTTPRequest(method: .post, url: server.baseURL.appendingPathComponent("upload"), body: HTTPBody(stream: stream, length: bytes.count))
+        let request = HTTPRequest(
+            method: .post, url: server.baseURL.appendingPathComponent("upload"),
+            body: HTTPBody(stream: stream, length: bytes.count))
         let response = try await transport.send(request)
         #expect(response.status == 201)
         #expect(server.requests.last?.body == bytes)
@@ -139,7 +147,8 @@ struct URLSessionTransportStreamingTests {
             continuation.yield(Data(count: 10))
             continuation.finish(throwing: Broke())
         }
-        let broken = HTTPRequest(method: .post, url: server.baseURL.appendingPathComponent("upload"), body: HTTPBody(stream: failing))
+        let broken = HTTPRequest(
+            method: .post, url: server.baseURL.appendingPathComponent("upload"), body: HTTPBody(stream: failing))
         await #expect(throws: Broke.self) { _ = try await transport.send(broken) }
         #expect(server.requests.count == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
@@ -151,7 +160,11 @@ struct URLSessionTransportStreamingTests {
         server.route("POST", "/upload", .init(status: 201))
         try server.start()
         defer { server.stop() }
-        let body = HTTPBody(stream: AsyncStream<Data> { $0.yield(Data("once".utf8)); $0.finish() })
+        let body = HTTPBody(
+            stream: AsyncStream<Data> {
+                $0.yield(Data("once".utf8))
+                $0.finish()
+            })
         _ = try await body.collect(upTo: 100)
         let request = HTTPRequest(method: .post, url: server.baseURL.appendingPathComponent("upload"), body: body)
         await #expect(throws: HTTPBodyError.alreadyConsumed) { _ = try await URLSessionTransport().send(request) }
@@ -166,7 +179,8 @@ struct URLSessionTransportStreamingTests {
         try server.start()
         defer { server.stop() }
         let seen = Locked([HTTPTransferProgress]())
-        var request = HTTPRequest(method: .post, url: server.baseURL.appendingPathComponent("echo"), body: HTTPBody(pattern(500_000)))
+        var request = HTTPRequest(
+            method: .post, url: server.baseURL.appendingPathComponent("echo"), body: HTTPBody(pattern(500_000)))
         request.context.progress = { progress in seen.withLock { $0.append(progress) } }
         let response = try await URLSessionTransport().send(request)
         #expect(try await response.body.collect(upTo: 2 << 20) == download)

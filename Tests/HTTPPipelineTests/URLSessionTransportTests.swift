@@ -124,7 +124,9 @@ import FoundationNetworking
         let head = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nContent-Type: text/plain\r\n\r\n"
         server.route("GET", "/truncated", .raw(Data((head + "only ten b").utf8)))
         defer { server.stop() }
-        let error = await #expect(throws: URLError.self) { try await transport.send(HTTPRequest(url: url("truncated"))) }
+        let error = await #expect(throws: URLError.self) {
+            try await transport.send(HTTPRequest(url: url("truncated")))
+        }
         #expect(error?.code != .cancelled)
     }
 

@@ -10,9 +10,9 @@ import HTTPPipelineAPI
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipelineAPI/APIClient.swift:17
-@MainActor private func snippetAtLine17() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineAPI/APIClient.swift", line: 17)
+// Sources/HTTPPipelineAPI/APIClient.swift:16
+@MainActor private func snippetAtLine16() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineAPI/APIClient.swift", line: 16)
 let client = APIClient(baseURL: apiRoot, transport: pipeline)   // e.g. https://api.example.com/v2/
 let book = try await client.send(Endpoint<Book>.get("/books/\(id)"))
 #sourceLocation()

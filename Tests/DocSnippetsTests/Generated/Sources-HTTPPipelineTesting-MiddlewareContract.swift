@@ -9,12 +9,12 @@ import HTTPPipelineTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 8)
+#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 7)
 import Testing
 #sourceLocation()
 
-// Sources/HTTPPipelineTesting/MiddlewareContract.swift:8
-#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 10)
+// Sources/HTTPPipelineTesting/MiddlewareContract.swift:7
+#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 9)
 @Test private func requestStampKeepsTheMiddlewareContract() async {
     // RequestStamp stamps every request, so no request passes through it untouched.
     let report = await MiddlewareContract(skipping: [.passThrough]).check { RequestStamp() }
@@ -22,9 +22,9 @@ import Testing
 }
 #sourceLocation()
 
-// Sources/HTTPPipelineTesting/MiddlewareContract.swift:30
-@MainActor private func snippetAtLine30() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 30)
+// Sources/HTTPPipelineTesting/MiddlewareContract.swift:29
+@MainActor private func snippetAtLine29() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineTesting/MiddlewareContract.swift", line: 29)
 let report = await MiddlewareContract(mayAnswerWithoutCallingNext: true).check { ResponseCache() }
 #sourceLocation()
 _ = report
