@@ -6,33 +6,45 @@ import Foundation
 #endif
 
 /// One request's life in a session: the head's arrival, then the body's chunks, queued for one
-/// reader, with the transfer paused while the reader is far behind.
+/// reader.
+///
+/// URLSession cannot pause a transfer on Linux (`suspend()` mid-transfer ends in a fatal error in
+/// FoundationNetworking, or resends the request and appends the new bytes, as measured), so a
+/// reader slower than the network cannot hold the bytes back. Instead, past ``memoryLimit``
+/// queued bytes the rest are written to a spill file and read back in order: memory stays flat,
+/// and the disk holds what the reader has not taken yet.
 final class SessionExchange: Sendable {
-    /// Above this many queued bytes the transfer is paused; below ``resumeBelow`` it goes on.
-    static let pauseAbove = 4 << 20
-    static let resumeBelow = 1 << 20
+    /// The most bytes queued in memory; later ones go to the spill file until the reader catches up.
+    static let memoryLimit = 4 << 20
+    /// The most bytes read back from the spill file at a time.
+    static let spillReadSize = 256 << 10
 
     private struct State: @unchecked Sendable {
         // @unchecked: `URLSessionTask` is not marked `Sendable` on every platform; it is only
-        // asked to resume, suspend or cancel, which URLSession allows from any thread.
+        // asked to resume or cancel, which URLSession allows from any thread. `SpillFile` is
+        // only touched under this state's lock.
         var task: URLSessionTask?
         var headWaiter: CheckedContinuation<URLResponse, any Error>?
-        var headArrived = false
         var chunks: [Data] = []
         var nextChunk = 0
         var queuedBytes = 0
+        var spill: SpillFile?
+        var spillError: (any Error)?
         var end: Result<Void, any Error>?
         var readWaiter: CheckedContinuation<Data?, any Error>?
-        var paused = false
     }
 
     private let state = Locked(State())
     private let progress: (@Sendable (HTTPTransferProgress) -> Void)?
     private let counts = Locked(HTTPTransferProgress())
+    private let spillDirectory: URL
 
-    /// - Parameter progress: Called as bytes go out and come in, if set.
-    init(progress: (@Sendable (HTTPTransferProgress) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - progress: Called as bytes go out and come in, if set.
+    ///   - spillDirectory: Where bytes the reader has not taken go past ``memoryLimit``.
+    init(progress: (@Sendable (HTTPTransferProgress) -> Void)? = nil, spillDirectory: URL) {
         self.progress = progress
+        self.spillDirectory = spillDirectory
     }
 
     /// Starts `task` and waits for the response head.
@@ -58,7 +70,6 @@ final class SessionExchange: Sendable {
 
     func receive(_ response: URLResponse) {
         let waiter = state.withLock { state in
-            state.headArrived = true
             defer { state.headWaiter = nil }
             return state.headWaiter
         }
@@ -83,19 +94,29 @@ final class SessionExchange: Sendable {
     }
 
     func receive(_ data: Data) {
-        let (waiter, pause) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, URLSessionTask?) in
+        let (waiter, failedSpill) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, URLSessionTask?) in
             if let waiter = state.readWaiter {
                 state.readWaiter = nil
                 return (waiter, nil)
             }
-            state.chunks.append(data)
-            state.queuedBytes += data.count
-            guard state.queuedBytes > Self.pauseAbove, !state.paused else { return (nil, nil) }
-            state.paused = true
-            return (nil, state.task)
+            let spilling = state.spill?.hasUnread ?? false
+            guard spilling || state.queuedBytes + data.count > Self.memoryLimit else {
+                state.chunks.append(data)
+                state.queuedBytes += data.count
+                return (nil, nil)
+            }
+            do {
+                if state.spill == nil { state.spill = try SpillFile(in: spillDirectory) }
+                try state.spill?.append(data)
+                return (nil, nil)
+            } catch {
+                // Bytes that cannot be kept end the body with the file error, never a gap.
+                state.spillError = error
+                return (nil, state.task)
+            }
         }
         waiter?.resume(returning: data)
-        pause?.suspend()
+        failedSpill?.cancel()
         guard let progress else { return }
         progress(
             counts.withLock { counts in
@@ -105,26 +126,34 @@ final class SessionExchange: Sendable {
     }
 
     func complete(_ error: (any Error)?) {
-        let (headWaiter, readWaiter) = state.withLock { state in
-            state.end = error.map { .failure($0) } ?? .success(())
+        let (headWaiter, readWaiter, end) = state.withLock { state in
+            let end: Result<Void, any Error> =
+                if let spillError = state.spillError { .failure(spillError) } else if let error { .failure(error) } else {
+                    .success(())
+                }
+            state.end = end
             defer {
                 state.headWaiter = nil
                 state.readWaiter = nil
             }
-            return (state.headWaiter, state.readWaiter)
+            return (state.headWaiter, state.readWaiter, end)
         }
         if let headWaiter {
-            headWaiter.resume(throwing: error ?? HTTPTransportError.nonHTTPResponse)
+            if case .failure(let error) = end {
+                headWaiter.resume(throwing: error)
+            } else {
+                headWaiter.resume(throwing: HTTPTransportError.nonHTTPResponse)
+            }
         }
         if let readWaiter {
-            if let error { readWaiter.resume(throwing: error) } else { readWaiter.resume(returning: nil) }
+            if case .failure(let error) = end { readWaiter.resume(throwing: error) } else { readWaiter.resume(returning: nil) }
         }
     }
 
     /// The next chunk of the body, waiting for it when none is queued; `nil` at the end.
     fileprivate func next() async throws -> Data? {
         enum Step {
-            case chunk(Data, resume: URLSessionTask?)
+            case chunk(Data)
             case end(Result<Void, any Error>)
             case wait
         }
@@ -138,16 +167,22 @@ final class SessionExchange: Sendable {
                     state.nextChunk = 0
                 }
                 state.queuedBytes -= chunk.count
-                guard state.paused, state.queuedBytes < Self.resumeBelow else { return .chunk(chunk, resume: nil) }
-                state.paused = false
-                return .chunk(chunk, resume: state.task)
+                return .chunk(chunk)
+            }
+            if let spill = state.spill, spill.hasUnread {
+                do {
+                    return .chunk(try spill.read(upTo: Self.spillReadSize))
+                } catch {
+                    state.spillError = error
+                    state.task?.cancel()
+                    return .end(.failure(error))
+                }
             }
             if let end = state.end { return .end(end) }
             return .wait
         }
         switch step {
-        case .chunk(let chunk, let task):
-            task?.resume()
+        case .chunk(let chunk):
             return chunk
         case .end(let end):
             try Self.rethrow(end)
@@ -157,13 +192,14 @@ final class SessionExchange: Sendable {
             do {
                 return try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { continuation in
-                        let ready = state.withLock { state -> Result<Data?, any Error>? in
-                            if state.nextChunk < state.chunks.endIndex || state.end != nil { return .success(nil) }
+                        let ready = state.withLock { state -> Bool in
+                            let queued = state.nextChunk < state.chunks.endIndex || (state.spill?.hasUnread ?? false)
+                            if queued || state.end != nil { return true }
                             state.readWaiter = continuation
-                            return nil
+                            return false
                         }
                         // Something arrived between the look and the wait: look again.
-                        if ready != nil { continuation.resume(throwing: Retry()) }
+                        if ready { continuation.resume(throwing: Retry()) }
                     }
                 } onCancel: {
                     task?.cancel()
@@ -238,5 +274,52 @@ final class SessionExchange: Sendable {
                 return try await reader.next()
             }
         }
+    }
+}
+
+/// Bytes a reader has not taken yet, past what the exchange keeps in memory: appended at the
+/// end, read from the front, in order. The file is removed when this is released.
+///
+/// Not `Sendable`: used only under its exchange's lock.
+final class SpillFile {
+    private let file: URL
+    private let writer: FileHandle
+    private let reader: FileHandle
+    private var written = 0
+    private var read = 0
+
+    init(in directory: URL) throws {
+        file = directory.appendingPathComponent("http-pipeline-spill-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory.path])
+        }
+        do {
+            writer = try FileHandle(forWritingTo: file)
+            reader = try FileHandle(forReadingFrom: file)
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+        // The name is gone at once; the open handles keep the bytes until they close.
+        try? FileManager.default.removeItem(at: file)
+    }
+
+    deinit {
+        try? writer.close()
+        try? reader.close()
+    }
+
+    var hasUnread: Bool { read < written }
+
+    func append(_ data: Data) throws {
+        try writer.write(contentsOf: data)
+        written += data.count
+    }
+
+    func read(upTo count: Int) throws -> Data {
+        let chunk = try reader.read(upToCount: min(count, written - read)) ?? Data()
+        guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
+        read += chunk.count
+        return chunk
     }
 }

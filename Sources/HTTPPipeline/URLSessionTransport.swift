@@ -12,8 +12,10 @@ public import Foundation
 ///   `Content-Length` is at most ``bufferingLimit`` is read first and handed over buffered (the
 ///   fast path for API calls); a longer one, or one of unknown length, comes as a single-pass
 ///   stream of chunks as the network delivers them. When the reader falls more than 4 MiB behind,
-///   the transfer is paused until it catches up, so memory stays flat however large the body.
-///   Dropping a streamed body unread, or cancelling the task reading it, cancels the transfer.
+///   the bytes it has not taken yet go to a spill file in ``spoolDirectory`` (unlinked at once,
+///   so nothing is left behind) and come back in order, so memory stays flat however large the
+///   body: URLSession on Linux cannot pause a transfer (`suspend()` mid-transfer ends in a fatal
+///   error in FoundationNetworking). Dropping a streamed body unread, or cancelling the task reading it, cancels the transfer.
 /// - **Request bodies.** A buffered body is sent as it is. A streamed one is read once (a
 ///   single-pass stream is never read again) into a temporary file that is uploaded and then
 ///   removed: `URLSession` on Linux has no way to take bytes from a stream while it sends, so the
@@ -44,8 +46,8 @@ public struct URLSessionTransport: HTTPTransport {
     /// The most bytes of a body with a known `Content-Length` that is read before `send` returns
     /// and handed over buffered; longer bodies stream.
     public let bufferingLimit: Int
-    /// Where streamed request bodies are written before they are uploaded; `nil` for the system's
-    /// temporary directory.
+    /// Where streamed request bodies are written before they are uploaded, and where response
+    /// bytes a slow reader has not taken yet are kept; `nil` for the system's temporary directory.
     public let spoolDirectory: URL?
 
     @usableFromInline let owner: SessionOwner
@@ -104,7 +106,8 @@ public struct URLSessionTransport: HTTPTransport {
         }
         defer { spool?.remove() }
         try Task.checkCancellation()
-        let exchange = SessionExchange(progress: request.context.progress)
+        let directory = spoolDirectory ?? FileManager.default.temporaryDirectory
+        let exchange = SessionExchange(progress: request.context.progress, spillDirectory: directory)
         let task: URLSessionTask =
             if let spool { session.uploadTask(with: urlRequest, fromFile: spool.file) } else {
                 session.dataTask(with: urlRequest)

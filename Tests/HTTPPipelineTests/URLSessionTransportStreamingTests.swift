@@ -15,7 +15,7 @@ private func pattern(_ count: Int) -> Data {
 /// Waits (bounded) until `condition` holds, polling the real clock: for a server-side effect
 /// that follows a client action on another thread.
 private func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<200 {
+    for _ in 0..<1000 {
         if condition() { return true }
         try await Task.sleep(for: .milliseconds(10))
     }
@@ -24,6 +24,22 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
 
 @Suite("URLSessionTransport streaming")
 struct URLSessionTransportStreamingTests {
+    @Test("A reader far behind the network still gets every byte in order, past the memory limit")
+    func slowReaderGetsEveryByte() async throws {
+        let server = LoopbackServer()
+        let bytes = pattern(24 << 20)
+        server.route("GET", "/big", .init(body: bytes))
+        try server.start()
+        defer { server.stop() }
+        let received = Locked(Int64(0))
+        var request = HTTPRequest(url: server.baseURL.appendingPathComponent("big"))
+        request.context.progress = { progress in received.withLock { $0 = progress.receivedBytes } }
+        let response = try await URLSessionTransport().send(request)
+        // Nothing is read until the whole body has arrived: all but 4 MiB of it waits on disk.
+        #expect(try await eventually { received.withLock { $0 } == Int64(bytes.count) })
+        #expect(try await response.body.collect(upTo: 32 << 20) == bytes)
+    }
+
     @Test("A body that never ends reaches the caller chunk by chunk, and dropping it closes the connection")
     func endlessBodyStreams() async throws {
         let server = LoopbackServer()
