@@ -66,6 +66,9 @@ func run(_ options: Options) async {
     if options.suite == "all" || options.suite == "gzip" {
         report.extra += await GzipBench.measurements().map { ($0.key, $0.value) }
     }
+    if options.suite == "all" || options.suite == "stream" {
+        report.extra += await StreamBench.measurements()
+    }
     var failed = false
     if options.suite == "all" || options.suite == "soak" {
         report.extra += await SoakBench.measurements(requests: options.soakRequests, failed: &failed)
