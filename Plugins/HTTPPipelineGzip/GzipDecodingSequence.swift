@@ -78,7 +78,7 @@ struct GzipDecodingSequence: AsyncSequence, Sendable {
             configuration.options.outputLimit(forWireSize: read.count)
         }
 
-        /// The next decoded chunk, at most 64 KiB; `nil` at the end.
+        /// The next decoded chunk, at most 120 KiB; `nil` at the end.
         mutating func next() async throws -> Data? {
             do {
                 let chunk = try await advance()

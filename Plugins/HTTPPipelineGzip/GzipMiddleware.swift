@@ -69,7 +69,7 @@ public import HTTPPipeline
 /// A streamed body (`HTTPBody(stream:)`, or a replayable one) is decoded as it is read, chunk by
 /// chunk as its bytes arrive, never held whole: the response comes back once its first bytes are
 /// in, with a head that has no `Content-Length`, and its body yields decoded chunks of at most
-/// 64 KiB. It is replayable when the body from below is. Everything above holds, as far as a
+/// 120 KiB. It is replayable when the body from below is. Everything above holds, as far as a
 /// stream allows:
 /// - The limits are checked as the decoded body grows, the ratio against the bytes received so
 ///   far; the read throws ``GzipError/limitExceeded(_:)`` before any byte past the limit is

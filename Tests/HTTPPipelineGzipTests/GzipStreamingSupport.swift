@@ -124,7 +124,7 @@ enum Streamed {
     }
 
     /// What the streaming path does with `chunks` under `fields` (no length, so never read whole
-    /// first), every yielded chunk checked to be at most 64 KiB.
+    /// first), every yielded chunk checked to be at most 120 KiB.
     static func streamedOutcome(_ chunks: [Data], fields: HTTPFields, options: GzipOptions = .default) async -> Outcome {
         let response: HTTPResponse
         do {
@@ -135,7 +135,7 @@ enum Streamed {
             return .otherFailure("\(error)")
         }
         let read = await read(response.body)
-        if let largest = read.chunkSizes.max(), largest > 64 << 10 { return .otherFailure("a chunk of \(largest) bytes") }
+        if let largest = read.chunkSizes.max(), largest > 120 << 10 { return .otherFailure("a chunk of \(largest) bytes") }
         if let error = read.gzipError { return .failure(error) }
         if let error = read.error { return .otherFailure("\(error)") }
         return .body(read.data)
