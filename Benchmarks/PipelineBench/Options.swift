@@ -3,7 +3,7 @@ import Foundation
 /// The command line of pipeline-bench: which suites run, with which sizes.
 struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them.
-    static let suites = ["all", "chains", "logging", "plugins", "gzip", "stream", "soak", "e2e"]
+    static let suites = ["all", "chains", "logging", "plugins", "gzip", "soak", "e2e"]
 
     /// What `--help` prints.
     static let usage = """
@@ -16,8 +16,7 @@ struct Options {
           plugins  retry and auth on the happy path against the pipeline without them; a 1,000-request
                    auth storm
           gzip     the gzip plugin's decoder against a plain zlib loop: large and small bodies, speed and
-                   peak memory
-          stream   streaming inflate through the gzip middleware, 16 KiB chunks, against a C zlib loop
+                   peak memory; a streamed body inflated as its 16 KiB chunks arrive
           soak     the standard pipeline under injected faults, its invariants and memory checked
           e2e      requests per second over loopback sockets, the standard pipeline against bare
                    URLSessionTransport

@@ -65,9 +65,7 @@ func run(_ options: Options) async {
     }
     if options.suite == "all" || options.suite == "gzip" {
         report.extra += await GzipBench.measurements().map { ($0.key, $0.value) }
-    }
-    if options.suite == "all" || options.suite == "stream" {
-        report.extra += await StreamBench.measurements()
+        report.extra += await InflateStreamBench.measurements()
     }
     var failed = false
     if options.suite == "all" || options.suite == "soak" {

@@ -52,7 +52,8 @@ extension GzipMiddleware {
             if let length = body.length, read.count <= length {
                 guard length == announced else {
                     // Rule 1: decoded below.
-                    return HTTPResponse(head: Self.plainHead(head, size: length), body: ResumedBody.body(body, after: read))
+                    return HTTPResponse(
+                        head: Self.plainHead(head, size: length), body: ResumedBody.body(body, after: read))
                 }
                 evidence = .intact(length)
             } else if read.count > announced {

@@ -64,7 +64,8 @@ enum Streamed {
         opened: Locked<Int>? = nil
     ) -> HTTPResponse {
         let stream = ChunkStream(chunks: chunks, failure: failure, opened: opened)
-        let body = replayable ? HTTPBody(length: length, replayable: { stream }) : HTTPBody(stream: stream, length: length)
+        let body =
+            replayable ? HTTPBody(length: length, replayable: { stream }) : HTTPBody(stream: stream, length: length)
         return HTTPResponse(status: status, fields: fields, body: body)
     }
 
@@ -114,7 +115,8 @@ enum Streamed {
     /// What the buffered path does with `data` under `fields`.
     static func bufferedOutcome(_ data: Data, fields: HTTPFields, options: GzipOptions = .default) async -> Outcome {
         do {
-            let response = try await send(HTTPResponse(status: 200, fields: fields, body: HTTPBody(data)), options: options)
+            let response = try await send(
+                HTTPResponse(status: 200, fields: fields, body: HTTPBody(data)), options: options)
             return .body(try #require(response.body.bufferedData))
         } catch let error as GzipError {
             return .failure(error)
@@ -125,7 +127,8 @@ enum Streamed {
 
     /// What the streaming path does with `chunks` under `fields` (no length, so never read whole
     /// first), every yielded chunk checked to be at most 120 KiB.
-    static func streamedOutcome(_ chunks: [Data], fields: HTTPFields, options: GzipOptions = .default) async -> Outcome {
+    static func streamedOutcome(_ chunks: [Data], fields: HTTPFields, options: GzipOptions = .default) async -> Outcome
+    {
         let response: HTTPResponse
         do {
             response = try await send(Streamed.response(chunks, fields: fields), options: options)
@@ -135,7 +138,9 @@ enum Streamed {
             return .otherFailure("\(error)")
         }
         let read = await read(response.body)
-        if let largest = read.chunkSizes.max(), largest > 120 << 10 { return .otherFailure("a chunk of \(largest) bytes") }
+        if let largest = read.chunkSizes.max(), largest > 120 << 10 {
+            return .otherFailure("a chunk of \(largest) bytes")
+        }
         if let error = read.gzipError { return .failure(error) }
         if let error = read.error { return .otherFailure("\(error)") }
         return .body(read.data)

@@ -149,7 +149,9 @@ import Testing
             let chunks = Streamed.randomChunks(wire, seed: rng.next(), largest: 64)
             let streamed = await Streamed.streamedOutcome(chunks, fields: fields)
             let buffered = await Streamed.bufferedOutcome(wire, fields: fields)
-            if streamed != buffered { disagreements.append("round \(round): streamed \(streamed), buffered \(buffered)") }
+            if streamed != buffered {
+                disagreements.append("round \(round): streamed \(streamed), buffered \(buffered)")
+            }
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
     }
@@ -193,7 +195,8 @@ import Testing
     @Test func aTruncatedDeflateStreamPastTheProbeThrowsTruncated() async throws {
         let wire = try Streamed.fixture("stream.json.zz")
         let cut = wire.prefix(wire.count / 2)
-        let outcome = await Streamed.streamedOutcome(Streamed.chunks(cut, every: 4_096), fields: ["Content-Encoding": "deflate"])
+        let outcome = await Streamed.streamedOutcome(
+            Streamed.chunks(cut, every: 4_096), fields: ["Content-Encoding": "deflate"])
         #expect(outcome == .failure(.truncated))
     }
 
@@ -207,7 +210,8 @@ import Testing
 
     @Test func aWrongCRC32InALastMemberTrailerThrowsAChecksumMismatchAfterTheMembersBefore() async throws {
         let wire = try Self.members(changing: -8)
-        let response = try await Streamed.send(Streamed.response(Streamed.chunks(wire, every: 8 << 10), fields: Self.gzip))
+        let response = try await Streamed.send(
+            Streamed.response(Streamed.chunks(wire, every: 8 << 10), fields: Self.gzip))
         let read = await Streamed.read(response.body)
         #expect(read.gzipError == .checksumMismatch(.crc32))
         #expect(read.data.count > 300 << 10)
@@ -280,7 +284,8 @@ import Testing
     @Test func aBombUnderTheDefaultsIsStoppedByTheRatioToTheBytesReceivedSoFar() async throws {
         let sent = Locked(0)
         let bomb = ZeroBomb(zeros: 1 << 30, sent: sent)
-        let response = try await Streamed.send(HTTPResponse(status: 200, fields: Self.gzip, body: HTTPBody(stream: bomb)))
+        let response = try await Streamed.send(
+            HTTPResponse(status: 200, fields: Self.gzip, body: HTTPBody(stream: bomb)))
         let read = await Streamed.read(response.body)
         #expect(read.gzipError == .limitExceeded(.expansionRatio(100)))
         // Past the floor (less the step that passed the limit, never handed out), never past the
@@ -297,7 +302,8 @@ import Testing
         for _ in 0..<4 { try deflater.compress(text, flush: .none, into: &wire) }
         let zeros = Data(count: 1 << 20)
         for index in 0..<100 { try deflater.compress(zeros, flush: index == 99 ? .finish : .none, into: &wire) }
-        let response = try await Streamed.send(Streamed.response(Streamed.chunks(wire, every: 16 << 10), fields: Self.gzip))
+        let response = try await Streamed.send(
+            Streamed.response(Streamed.chunks(wire, every: 16 << 10), fields: Self.gzip))
         let read = await Streamed.read(response.body)
         #expect(read.gzipError == .limitExceeded(.expansionRatio(100)))
         // The ordinary part came through whole before the bomb was stopped.
@@ -343,7 +349,8 @@ import Testing
     @Test func anErrorFromTheStreamBeforeItsFirstBytesIsThrownBySend() async throws {
         let wire = try Streamed.fixture("python-gzip.json.gz")
         await #expect(throws: StreamFailure(id: 2)) {
-            _ = try await Streamed.send(Streamed.response([wire], fields: Self.gzip, failure: (0, StreamFailure(id: 2))))
+            _ = try await Streamed.send(
+                Streamed.response([wire], fields: Self.gzip, failure: (0, StreamFailure(id: 2))))
         }
     }
 
@@ -365,7 +372,8 @@ import Testing
         let (wire, decoded) = try Self.members()
         let opened = Locked(0)
         let response = try await Streamed.send(
-            Streamed.response(Streamed.randomChunks(wire, seed: 12), fields: Self.gzip, replayable: true, opened: opened))
+            Streamed.response(
+                Streamed.randomChunks(wire, seed: 12), fields: Self.gzip, replayable: true, opened: opened))
         #expect(response.body.isReplayable)
         #expect(await Streamed.read(response.body).data == decoded)
         #expect(await Streamed.read(response.body).data == decoded)
@@ -374,7 +382,8 @@ import Testing
 
     @Test func aBodyCanBeDroppedAfterItsFirstChunk() async throws {
         let (wire, _) = try Self.members()
-        let response = try await Streamed.send(Streamed.response(Streamed.chunks(wire, every: 1 << 10), fields: Self.gzip))
+        let response = try await Streamed.send(
+            Streamed.response(Streamed.chunks(wire, every: 1 << 10), fields: Self.gzip))
         var iterator = response.body.makeAsyncIterator()
         let first = try await iterator.next()
         #expect(first?.isEmpty == false)
@@ -440,7 +449,8 @@ import Testing
         let opened = Locked(0)
         let fields: HTTPFields = ["Content-Encoding": "gzip", "Content-Length": "90000"]
         let response = try await Streamed.send(
-            Streamed.response(Streamed.chunks(plain, every: 8 << 10), fields: fields, length: plain.count, opened: opened))
+            Streamed.response(
+                Streamed.chunks(plain, every: 8 << 10), fields: fields, length: plain.count, opened: opened))
         #expect(opened.value == 0)
         #expect(response.fields["Content-Encoding"] == nil)
         #expect(response.fields["Content-Length"] == String(plain.count))
@@ -473,13 +483,15 @@ import Testing
     {
         let garbage = Self.random()
         let fields: HTTPFields = ["Content-Encoding": "gzip", "Content-Length": String(garbage.count)]
-        let response = try await Streamed.send(Streamed.response(Streamed.chunks(garbage, every: 16 << 10), fields: fields))
+        let response = try await Streamed.send(
+            Streamed.response(Streamed.chunks(garbage, every: 16 << 10), fields: fields))
         let read = await Streamed.read(response.body)
         #expect(read.data == garbage)
         #expect(read.gzipError == .badHeader(reason: "the body does not start with the gzip magic bytes"))
         // Under a Content-Length it does not match, it was decoded below: passed on.
         let other: HTTPFields = ["Content-Encoding": "gzip", "Content-Length": String(garbage.count + 1_000)]
-        let passed = try await Streamed.send(Streamed.response(Streamed.chunks(garbage, every: 16 << 10), fields: other))
+        let passed = try await Streamed.send(
+            Streamed.response(Streamed.chunks(garbage, every: 16 << 10), fields: other))
         let passedRead = await Streamed.read(passed.body)
         #expect(passedRead.error == nil)
         #expect(passedRead.data == garbage)
