@@ -16,7 +16,7 @@ struct Options {
           plugins  retry and auth on the happy path against the pipeline without them; a 1,000-request
                    auth storm
           gzip     the gzip plugin's decoder against a plain zlib loop: large and small bodies, speed and
-                   peak memory
+                   peak memory; a streamed body inflated as its 16 KiB chunks arrive
           soak     the standard pipeline under injected faults, its invariants and memory checked
           e2e      requests per second over loopback sockets, the standard pipeline against bare
                    URLSessionTransport

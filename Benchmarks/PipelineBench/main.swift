@@ -57,6 +57,7 @@ func run(_ options: Options) async {
     }
     if options.suite == "all" || options.suite == "gzip" {
         report.extra += await GzipBench.measurements().map { ($0.key, $0.value) }
+        report.extra += await InflateStreamBench.measurements()
     }
     var failed = false
     if options.suite == "all" || options.suite == "soak" {

@@ -66,6 +66,26 @@ public import HTTPPipeline
 /// `Content-Encoding` as in rule 1. `URLSession` inflates a first range itself and fails on any
 /// other; send `Accept-Encoding: identity` with `Range` requests.
 ///
+/// ## Streamed bodies
+/// A streamed body (`HTTPBody(stream:)`, or a replayable one) is decoded as it is read, chunk by
+/// chunk as its bytes arrive, never held whole: the response comes back once its first bytes are
+/// in, with a head that has no `Content-Length`, and its body yields decoded chunks of at most
+/// 120 KiB. It is replayable when the body from below is. Everything above holds, as far as a
+/// stream allows:
+/// - The limits are checked as the decoded body grows, the ratio against the bytes received so
+///   far; the read throws ``GzipError/limitExceeded(_:)`` before any byte past the limit is
+///   handed out. Errors found later in the body (a bad checksum, truncation, trailing bytes) are
+///   thrown by the read that meets them, after the chunks before it.
+/// - A body known to be small (its length, or else its `Content-Length`, at most 256 KiB) is read
+///   whole first and decoded exactly as a buffered one: `URLSessionTransport` streams every body
+///   with a `Content-Encoding`, and the rules above need its size.
+/// - Otherwise gzip without its magic bytes is passed on as it came (rule 3 is applied on its
+///   first 64 KiB, and thrown at the end if its size turns out to be its `Content-Length`);
+///   deflate's format (zlib or raw, or not deflate at all) is settled on its first 4 KiB.
+/// - A body of unknown length that starts like its coding under a `Content-Length` above 256 KiB
+///   is decoded: whether that length matches is known only at the end, after decoded bytes were
+///   handed up.
+///
 /// ## The head handed up
 /// Decoding changes the response's `HTTPResponseHead` in place: the same status
 /// and fields, less `Content-Encoding`, with `Content-Length` giving the decoded size. The decoded
@@ -108,15 +128,7 @@ public struct GzipMiddleware: HTTPMiddleware {
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let prepared = try prepare(request)
         let response = try await next(prepared)
-        let data: Data
-        if let buffered = response.body.bufferedData {
-            data = buffered
-        } else {
-            let head = response.head
-            let encoded = Self.codings(in: head.fields["Content-Encoding"] ?? "")?.isEmpty == false
-            guard encoded || (options.decodesGzipDownloads && Self.isGzipDownload(head)) else { return response }
-            data = try await response.body.collect(upTo: options.maximumDecodedSize)
-        }
+        guard let data = response.body.bufferedData else { return try await decodeStreamed(response) }
         let (body, head) = try decode(data, response.head)
         return HTTPResponse(head: head, body: HTTPBody(body))
     }

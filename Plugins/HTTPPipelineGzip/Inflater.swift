@@ -114,6 +114,49 @@ struct Inflater: ~Copyable {
         }
     }
 
+    /// One zlib call for a stream fed in pieces (``StreamingInflater``): inflates from `input`
+    /// into `output` as far as either goes.
+    ///
+    /// Called with empty input it still writes what zlib holds back (the rest of a long match
+    /// that did not fit the last output).
+    ///
+    /// - Parameters:
+    ///   - input: The next compressed bytes; may be empty.
+    ///   - output: Where the decoded bytes go.
+    ///   - capacity: How many bytes `output` has room for; at least 1.
+    /// - Returns: How many input bytes were used, how many decoded bytes were written, and
+    ///   whether the deflate stream ended (its trailer, if zlib-wrapped, verified). No progress
+    ///   at all (0 and 0) means zlib needs more input.
+    /// - Throws: ``GzipError`` for corrupt data, a wrong Adler-32, a preset dictionary, or zlib failing.
+    mutating func step(
+        _ input: UnsafeRawBufferPointer,
+        into output: UnsafeMutablePointer<UInt8>,
+        capacity: Int
+    ) throws(GzipError) -> (consumed: Int, produced: Int, ended: Bool) {
+        let offered = min(input.count, Int(UInt32.max))
+        let room = min(capacity, Int(UInt32.max))
+        stream.pointee.next_in = input.baseAddress.map {
+            UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self))
+        }
+        stream.pointee.avail_in = UInt32(offered)
+        stream.pointee.next_out = output
+        stream.pointee.avail_out = UInt32(room)
+        let code = CHTTPPipelineZlib.inflate(stream, Z_NO_FLUSH)
+        let consumed = offered - Int(stream.pointee.avail_in)
+        let produced = room - Int(stream.pointee.avail_out)
+        // zlib keeps no pointer into the input between calls: the caller's bytes may go.
+        stream.pointee.next_in = nil
+        stream.pointee.avail_in = 0
+        switch code {
+        case Z_STREAM_END: return (consumed, produced, true)
+        case Z_OK, Z_BUF_ERROR: return (consumed, produced, false)
+        case Z_NEED_DICT: throw .badHeader(reason: "the stream needs a preset dictionary")
+        case Z_DATA_ERROR: throw dataError()
+        case Z_MEM_ERROR: throw .zlibFailure(message: "out of memory")
+        default: throw .zlibFailure(message: "inflate returned \(code)")
+        }
+    }
+
     /// The typed error for zlib's `Z_DATA_ERROR`, from its message.
     private func dataError() -> GzipError {
         let message = stream.pointee.msg.map { String(cString: $0) } ?? "invalid compressed data"
