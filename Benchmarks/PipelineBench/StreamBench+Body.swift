@@ -3,17 +3,20 @@ import HTTPPipelineGzip
 
 extension StreamBench {
     /// A large gzip body for the loopback server, made in a few milliseconds and held in a few
-    /// kilobytes however large it decodes to.
+    /// hundred kilobytes however large it decodes to.
     ///
-    /// The plain text is a 1 MiB group (64 copies of a 16 KiB block of JSON-like text) again and
-    /// again. zlib compresses each group after a full flush (`Z_FULL_FLUSH`: history forgotten,
-    /// output byte-aligned), so every group after the first comes out as the very same bytes:
-    /// three groups are compressed, the second and third checked equal, and the body is the
-    /// first, the second as many more times as needed (one shared buffer), then the end of the
-    /// stream with a trailer (CRC-32 and length) computed for the whole. One gzip member: libcurl
-    /// inflates only the first member of a body that has several.
+    /// The plain text is a 16 KiB block of JSON-like text again and again. zlib compresses each
+    /// block after a full flush (`Z_FULL_FLUSH`: history forgotten, output byte-aligned), so every
+    /// block comes out as the very same bytes, about 5.5 times smaller: the ratio of real API
+    /// bodies (a body that repeats across blocks would compress 60 times or more, and libcurl
+    /// then inflates tens of megabytes in one burst, which no transport can pause). Three blocks
+    /// are compressed and the second and third checked equal; each HTTP chunk carries 64 block
+    /// outputs (1 MiB decoded, one shared buffer), the first with the gzip header, and the last
+    /// chunk ends the stream with a trailer (CRC-32 and length) computed for the whole. One gzip
+    /// member: libcurl inflates only the first member of a body that has several.
     struct GzipDownload {
-        /// The wire body in order: the gzip header and first group, the repeated group, the end.
+        /// The wire body in order, a chunk per decoded mebibyte (the first with the gzip header),
+        /// then the end of the stream.
         let chunks: [Data]
         /// The decoded size.
         let plainBytes: Int
@@ -21,8 +24,9 @@ extension StreamBench {
         /// The compressed size.
         var wireBytes: Int { chunks.reduce(0) { $0 + $1.count } }
 
-        /// The group every mebibyte of the body decodes to.
-        static let group = Data(repeatElement(block, count: 64).joined())
+        /// What every mebibyte of the body decodes to: 64 copies of ``block``.
+        static let group = Data(repeatElement(block, count: blocksPerGroup).joined())
+        static let blocksPerGroup = 64
 
         /// 16 KiB of JSON-like text: records that differ, as an API's would.
         static let block: Data = {
@@ -48,22 +52,24 @@ extension StreamBench {
             var first = Data()
             var second = Data()
             var third = Data()
-            try deflater.compress(Self.group, flush: .full, into: &first)
-            try deflater.compress(Self.group, flush: .full, into: &second)
-            try deflater.compress(Self.group, flush: .full, into: &third)
+            try deflater.compress(Self.block, flush: .full, into: &first)
+            try deflater.compress(Self.block, flush: .full, into: &second)
+            try deflater.compress(Self.block, flush: .full, into: &third)
             guard second == third else {
-                throw StreamBenchError(description: "zlib's output for a group after a full flush changed")
+                throw StreamBenchError(description: "zlib's output for a block after a full flush changed")
             }
             var end = Data()
             try deflater.compress(Data(), flush: .finish, into: &end)
-            // The trailer zlib wrote covers the three groups it saw: replace it.
+            // The trailer zlib wrote covers the three blocks it saw: replace it.
             plainBytes = groups * Self.group.count
             let crc = Self.crc(of: CRC32.checksum(Self.group), length: Self.group.count, repeated: groups)
             var tail = Data(end.dropLast(8))
             for value in [crc, UInt32(truncatingIfNeeded: plainBytes)] {
                 withUnsafeBytes(of: value.littleEndian) { tail.append(contentsOf: $0) }
             }
-            chunks = [first] + Array(repeating: second, count: groups - 1) + [tail]
+            let steady = Data(repeatElement(second, count: Self.blocksPerGroup).joined())
+            let opening = first + Data(repeatElement(second, count: Self.blocksPerGroup - 1).joined())
+            chunks = [opening] + Array(repeating: steady, count: groups - 1) + [tail]
         }
 
         /// The CRC-32 of `count` copies of bytes whose CRC-32 is `crc`, by doubling.
