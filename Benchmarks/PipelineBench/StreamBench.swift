@@ -27,10 +27,13 @@ struct StreamBenchError: Error, CustomStringConvertible {
 /// `Content-Length` (`.repeated`). Keys: `stream_download_*` for gzip, `stream_identity_*` for the
 /// plain body. Ratios are bare time / pipeline time (1 means the layers cost nothing).
 ///
-/// Memory is measured on a download of its own, before the timed ones: unused heap is handed back
-/// (`malloc_trim`), the peak is reset (`/proc/self/clear_refs`), and growth is the peak
-/// (`VmHWM`, and `VmRSS` sampled every 4 MiB read) less `VmRSS` just before. Linux only; elsewhere
-/// the memory keys are left out.
+/// Memory is measured on downloads of their own, before the timed ones: a first, bare one
+/// (`*_warmup_rss_growth_mb`: the first large download of a process costs tens of megabytes once,
+/// bare or not), then the bare transport's (`*_bare_rss_growth_mb`) and the pipeline's
+/// (`*_rss_growth_mb`, the one held to ``residentTargetMegabytes``). For each, unused heap is
+/// handed back (`malloc_trim`), the peak is reset (`/proc/self/clear_refs`), and growth is the
+/// peak (`VmHWM`, and `VmRSS` sampled every 4 MiB read) less `VmRSS` just before. Linux only;
+/// elsewhere the memory keys are left out.
 enum StreamBench {
     /// Growth in resident memory above which a download is said not to stream.
     static let residentTargetMegabytes = 16.0
@@ -102,6 +105,15 @@ enum StreamBench {
                     _ = try await client.send(HTTPRequest(url: server.baseURL.appendingPathComponent("small"))).body
                         .collect(upTo: 1 << 10)
                 }
+                // The first large download of a process raises resident memory by tens of megabytes
+                // once (the session's and the allocator's buffers), bare or not: it is reported on
+                // its own, then bare and pipeline are measured after it, alike.
+                let warmupGrowth = try await residentGrowth {
+                    try await download(bare, request, expected: gzip.plainBytes, sampling: $0)
+                }
+                let bareGrowth = try await residentGrowth {
+                    try await download(bare, request, expected: gzip.plainBytes, sampling: $0)
+                }
                 records.withLock { $0.removeAll() }
                 let growth = try await residentGrowth {
                     try await download(pipeline, request, expected: gzip.plainBytes, sampling: $0)
@@ -123,6 +135,8 @@ enum StreamBench {
                     ("\(variant.key)_pipeline_mib_per_s", mebibytesDownloaded / max(pipelineSeconds, 1e-9)),
                     ("\(variant.key)_ratio_to_bare", bareSeconds / max(pipelineSeconds, 1e-9)),
                 ]
+                if let warmupGrowth { entries.append(("\(variant.key)_warmup_rss_growth_mb", warmupGrowth)) }
+                if let bareGrowth { entries.append(("\(variant.key)_bare_rss_growth_mb", bareGrowth)) }
                 if let growth {
                     entries.append(("\(variant.key)_rss_growth_mb", growth))
                     if growth > residentTargetMegabytes {
