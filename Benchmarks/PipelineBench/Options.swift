@@ -3,7 +3,7 @@ import Foundation
 /// The command line of pipeline-bench: which suites run, with which sizes.
 struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them.
-    static let suites = ["all", "chains", "logging", "plugins", "gzip", "soak", "e2e"]
+    static let suites = ["all", "chains", "logging", "plugins", "gzip", "soak", "e2e", "stream"]
 
     /// What `--help` prints.
     static let usage = """
@@ -20,6 +20,9 @@ struct Options {
           soak     the standard pipeline under injected faults, its invariants and memory checked
           e2e      requests per second over loopback sockets, the standard pipeline against bare
                    URLSessionTransport
+          stream   a large gzip download (and a plain one) over loopback, read chunk by chunk: the
+                   standard pipeline, logging at body level, against bare URLSessionTransport, and
+                   the resident memory the pipeline's download adds
 
         Options:
           --suite NAME        one suite: \(suites.joined(separator: ", "))
@@ -33,6 +36,7 @@ struct Options {
                               otherwise)
           --soak-requests N   requests the soak sends (default 100000)
           --e2e-requests N    requests per round of e2e (default 500)
+          --stream-mib N      decoded MiB each stream download carries (default 1024)
           --nginx URL         e2e against this nginx too (or NGINX_URL in the environment)
           -h, --help          this text
 
@@ -56,6 +60,7 @@ struct Options {
     var suite = "all"
     var soakRequests = 100_000
     var endToEndRequests = 500
+    var streamMebibytes = 1_024
     var nginx = ProcessInfo.processInfo.environment["NGINX_URL"].flatMap { URL(string: $0) }
 
     /// Reads the arguments (without the program's name).
@@ -102,6 +107,7 @@ struct Options {
                 suiteGiven = true
             case "--soak-requests": soakRequests = try count(argument)
             case "--e2e-requests": endToEndRequests = try count(argument)
+            case "--stream-mib": streamMebibytes = try count(argument)
             case "--nginx":
                 let text = try value(argument)
                 guard let url = URL(string: text) else { throw UsageError(message: "--nginx needs a URL, not \(text)") }

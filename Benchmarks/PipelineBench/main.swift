@@ -71,6 +71,10 @@ func run(_ options: Options) async {
             failed: &failed
         )
     }
+    if options.suite == "all" || options.suite == "stream" {
+        report.extra += await StreamBench.measurements(
+            mebibytes: options.streamMebibytes, rounds: options.rounds, failed: &failed)
+    }
     report.print(json: options.json)
     if failed { exit(1) }
 }

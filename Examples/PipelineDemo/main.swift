@@ -9,8 +9,8 @@ import HTTPPipelineTesting
 import FoundationNetworking
 #endif
 
-// pipeline-demo: two middleware written here in both orders, then each plugin, the standard stack
-// and a library app, all against one loopback server.
+// pipeline-demo: two middleware written here in both orders, then each plugin, the standard stack,
+// a large streamed download and a library app, all against one loopback server.
 //
 //   swift run pipeline-demo
 //
@@ -97,6 +97,7 @@ func runDemo() async throws {
     try await showRetry(server: server, transport: transport)
     try await showAuth(server: server, transport: transport)
     try showOrdering(server: server, transport: transport)
+    try await showStreaming(server: server, transport: transport)
     try await showLibrary()
 }
 

@@ -1,8 +1,8 @@
 public import Foundation
 
 extension LoopbackServer.Response {
-    /// A response body and how it goes on the wire: whole, in chunks, dripped, cut short or
-    /// never-ending.
+    /// A response body and how it goes on the wire: whole, in chunks, repeated, dripped, cut short
+    /// or never-ending.
     ///
     /// Streamed bodies let a test check how a client copes with bytes that arrive over time:
     ///
@@ -15,6 +15,8 @@ extension LoopbackServer.Response {
     /// server.route("GET", "/cut", .init(body: .abort(after: 10, of: .bytes(Data(count: 1000)))))
     /// // 1 KiB every 10 ms until the client goes away or the server stops.
     /// server.route("GET", "/live", .init(body: .endless(chunk: Data(count: 1024), every: .milliseconds(10))))
+    /// // 1 GiB with a Content-Length, from one 64 KiB buffer.
+    /// server.route("GET", "/big", .init(body: .repeated(Data(count: 64 << 10), count: 16_384)))
     /// ```
     ///
     /// Every pause ends early when the server stops, and a streaming connection ends as soon as
@@ -34,6 +36,17 @@ extension LoopbackServer.Response {
         /// empty chunk ends a chunked body.
         case chunked([Data], every: Duration = .zero)
 
+        /// The chunk `count` times, one copy after another, framed by a `Content-Length` of
+        /// `chunk.count × count` (unless the headers already have one); the connection can then
+        /// serve the next request.
+        ///
+        /// A large body of known length that the server never holds more than one chunk of:
+        /// `.repeated(Data(count: 64 << 10), count: 16_384)` is 1 GiB sent from a 64 KiB buffer.
+        /// Each copy goes in one write, with no pause between copies; a `count` of `0` or less,
+        /// or an empty `chunk`, is an empty body. For a large body without a length, use
+        /// ``chunked(_:every:)`` with the same `Data` repeated: its elements share one buffer.
+        case repeated(Data, count: Int)
+
         /// The chunk again and again with `Transfer-Encoding: chunked`, a pause of `every`
         /// before each one after the first, until the client goes away or the server stops; the
         /// body never ends, so the connection never serves another request.
@@ -45,7 +58,7 @@ extension LoopbackServer.Response {
         /// `body`'s head and framing, then only its first `after` bytes, then the connection
         /// closes: a response cut short.
         ///
-        /// With ``bytes(_:)`` the `Content-Length` promises every byte; with a chunked body the
+        /// With ``bytes(_:)`` or ``repeated(_:count:)`` the `Content-Length` promises every byte; with a chunked body the
         /// chunk holding the cut keeps its full size line and is cut inside, and a cut at a chunk
         /// boundary stops before the next size line. The last, empty chunk is never sent, even
         /// when `after` covers every byte; a `Content-Length` body of at most `after` bytes goes
@@ -70,8 +83,11 @@ extension LoopbackServer.Response {
         var framing: Framing
         /// The chunks in order; empty ones are never sent.
         var chunks: [Data]
-        /// Whether the chunks start over once all were sent.
+        /// Whether the chunks start over once all were sent, without end.
         var repeats = false
+        /// How many times the chunks are sent, one round after another, when they do not repeat
+        /// without end.
+        var rounds = 1
         /// The pause before each chunk after the first.
         var pause = Duration.zero
         /// How many bytes go out before the connection is closed; `nil` sends them all.
@@ -83,6 +99,10 @@ extension LoopbackServer.Response {
                 self.init(framing: .length(data.count), chunks: [data])
             case .chunked(let chunks, let every):
                 self.init(framing: .chunked, chunks: chunks, pause: every)
+            case .repeated(let chunk, let count):
+                let rounds = chunk.isEmpty ? 0 : max(count, 0)
+                self.init(framing: .length(chunk.count * rounds), chunks: [chunk])
+                self.rounds = rounds
             case .endless(let chunk, let every):
                 self.init(framing: .chunked, chunks: [chunk], repeats: true, pause: every)
             case .abort(let after, let inner):

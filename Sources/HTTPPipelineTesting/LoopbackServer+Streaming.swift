@@ -1,3 +1,5 @@
+import Foundation
+
 extension LoopbackServer.Core {
     /// How sending a body ended.
     enum BodyOutcome {
@@ -22,13 +24,19 @@ extension LoopbackServer.Core {
             return .ended
         }
         let isChunked = delivery.framing == .chunked
+        // A chunk sent again (a repeated or endless body) goes out as the bytes framed the first
+        // time: a large body costs one copy of its chunk, not one per round.
+        let reusesBytes = delivery.repeats || delivery.rounds > 1
+        var framed: [Int: [UInt8]] = [:]
         var sent = 0
         var index = 0
+        var round = 1
         var isFirst = true
-        while true {
+        while round <= delivery.rounds || delivery.repeats {
             if index == delivery.chunks.count {
-                guard delivery.repeats else { break }
                 index = 0
+                round += 1
+                continue
             }
             let chunk = delivery.chunks[index]
             index += 1
@@ -40,13 +48,12 @@ extension LoopbackServer.Core {
             isFirst = false
             guard !LoopbackServer.POSIX.peerHasClosed(fd) else { return .ended }
             let piece = delivery.limit.map { chunk.prefix($0 - sent) } ?? chunk[...]
-            var bytes: [UInt8] = []
-            if isChunked {
-                bytes += Array("\(String(chunk.count, radix: 16))\r\n".utf8)
-            }
-            bytes += piece
-            if isChunked && piece.count == chunk.count {
-                bytes += Array("\r\n".utf8)
+            let bytes: [UInt8]
+            if piece.count == chunk.count, let known = framed[index] {
+                bytes = known
+            } else {
+                bytes = Self.frame(piece, of: chunk, chunked: isChunked)
+                if reusesBytes && piece.count == chunk.count { framed[index] = bytes }
             }
             guard LoopbackServer.POSIX.sendAll(fd, bytes) else { return .ended }
             sent += piece.count
@@ -56,6 +63,18 @@ extension LoopbackServer.Core {
             guard LoopbackServer.POSIX.sendAll(fd, Array("0\r\n\r\n".utf8)) else { return .ended }
         }
         return .complete
+    }
+
+    /// The bytes on the wire for `piece`, the start (or all) of `chunk`: with a chunked body,
+    /// `chunk`'s size line first and, when the piece is the whole chunk, the CRLF that ends it.
+    private static func frame(_ piece: Data.SubSequence, of chunk: Data, chunked: Bool) -> [UInt8] {
+        guard chunked else { return Array(piece) }
+        var bytes = Array("\(String(chunk.count, radix: 16))\r\n".utf8)
+        bytes += piece
+        if piece.count == chunk.count {
+            bytes += Array("\r\n".utf8)
+        }
+        return bytes
     }
 
     /// Waits out a pause between chunks in slices, watching the client.

@@ -1,0 +1,57 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineGzip
+import HTTPPipelineTesting
+import Testing
+
+@testable import PipelineDemo
+
+/// The demo's streaming section: a gzip download through the standard stack into a file, and a
+/// per-call retry override, against the loopback server.
+@Suite struct StreamingDemoTests {
+    @Test("The streaming section writes the whole download to a file, removes it, and prints each milestone once")
+    func downloadArrivesWholeInAFileThatIsRemoved() async throws {
+        let server = LoopbackServer()
+        try server.start()
+        defer { server.stop() }
+
+        let result = try await showStreaming(server: server, transport: URLSessionTransport(), mebibytes: 16)
+
+        #expect(result.decodedBytes == 16 << 20)
+        #expect(result.wireBytes < result.decodedBytes / 4, "the body went compressed")
+        #expect(result.writtenBytes == 16 << 20)
+        #expect(result.fileBytes == 16 << 20)
+        #expect(result.fileRemoved)
+        #expect(result.milestones == [25, 50, 75, 100])
+        #expect(result.downloadRecords == 1, "the streamed body was logged once, when it ended")
+        #expect(server.requests.filter { $0.path == "/export.json" }.count == 1)
+    }
+
+    @Test("The retry override in the streaming section sends once where the stack's policy sends three times")
+    func retryOverrideSendsOnce() async throws {
+        let server = LoopbackServer()
+        try server.start()
+        defer { server.stop() }
+
+        let result = try await showStreaming(server: server, transport: URLSessionTransport(), mebibytes: 1)
+
+        #expect(result.attemptsWithDefault == 3)
+        #expect(result.attemptsWithOverride == 1)
+    }
+
+    @Test("The demo's gzip body is one valid gzip stream of the repeated page, its trailer covering every copy")
+    func gzipBodyDecodesToTheRepeatedPage() async throws {
+        let body = try DemoGzipBody(mebibytes: 3)
+        let wire = body.chunks.reduce(Data(), +)
+        let transport = ScriptedTransport([.status(200, headers: ["Content-Encoding": "gzip"], body: wire)])
+        let pipeline = Pipeline(transport: transport) { GzipMiddleware() }
+
+        let response = try await pipeline.send(HTTPRequest(url: URL(fileURLWithPath: "/export.json")))
+        let decoded = try await response.body.collect(upTo: 8 << 20)
+
+        #expect(body.decodedBytes == 3 << 20)
+        #expect(decoded.count == 3 << 20)
+        #expect(decoded == Data(repeatElement(DemoGzipBody.group, count: 3).joined()))
+        #expect(response.fields["Content-Encoding"] == nil)
+    }
+}
