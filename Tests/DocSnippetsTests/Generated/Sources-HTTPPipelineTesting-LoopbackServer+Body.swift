@@ -21,6 +21,8 @@ server.route("GET", "/events", .init(body: .chunked(events, every: .milliseconds
 server.route("GET", "/cut", .init(body: .abort(after: 10, of: .bytes(Data(count: 1000)))))
 // 1 KiB every 10 ms until the client goes away or the server stops.
 server.route("GET", "/live", .init(body: .endless(chunk: Data(count: 1024), every: .milliseconds(10))))
+// 1 GiB with a Content-Length, from one 64 KiB buffer.
+server.route("GET", "/big", .init(body: .repeated(Data(count: 64 << 10), count: 16_384)))
 #sourceLocation()
 _ = server
 _ = events
