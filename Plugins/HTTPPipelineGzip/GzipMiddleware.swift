@@ -126,6 +126,14 @@ public struct GzipMiddleware: HTTPMiddleware {
     /// - Throws: ``GzipError`` for a body that cannot be decoded or passes a limit, or when a
     ///   request body cannot be compressed; whatever `next` threw, unchanged.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        switch request.context.gzip {
+        case nil: break
+        case .off?: return try await next(request)
+        case .options(let options)?:
+            var request = request
+            request.context.gzip = nil
+            return try await GzipMiddleware(options).intercept(request, next: next)
+        }
         let prepared = try prepare(request)
         let response = try await next(prepared)
         guard let data = response.body.bufferedData else { return try await decodeStreamed(response) }

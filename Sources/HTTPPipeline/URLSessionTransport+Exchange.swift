@@ -94,7 +94,8 @@ final class SessionExchange: Sendable {
     }
 
     func receive(_ data: Data) {
-        let (waiter, failedSpill) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, URLSessionTask?) in
+        let (waiter, failedSpill) = state.withLock {
+            state -> (CheckedContinuation<Data?, any Error>?, URLSessionTask?) in
             if let waiter = state.readWaiter {
                 state.readWaiter = nil
                 return (waiter, nil)
@@ -128,7 +129,8 @@ final class SessionExchange: Sendable {
     func complete(_ error: (any Error)?) {
         let (headWaiter, readWaiter, end) = state.withLock { state in
             let end: Result<Void, any Error> =
-                if let spillError = state.spillError { .failure(spillError) } else if let error { .failure(error) } else {
+                if let spillError = state.spillError { .failure(spillError) } else if let error { .failure(error) } else
+                {
                     .success(())
                 }
             state.end = end
@@ -146,7 +148,11 @@ final class SessionExchange: Sendable {
             }
         }
         if let readWaiter {
-            if case .failure(let error) = end { readWaiter.resume(throwing: error) } else { readWaiter.resume(returning: nil) }
+            if case .failure(let error) = end {
+                readWaiter.resume(throwing: error)
+            } else {
+                readWaiter.resume(returning: nil)
+            }
         }
     }
 
