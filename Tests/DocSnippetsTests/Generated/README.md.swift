@@ -7,28 +7,28 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 108)
+#sourceLocation(file: "README.md", line: 110)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 109)
+#sourceLocation(file: "README.md", line: 111)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 110)
+#sourceLocation(file: "README.md", line: 112)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 111)
+#sourceLocation(file: "README.md", line: 113)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 112)
+#sourceLocation(file: "README.md", line: 114)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 113)
+#sourceLocation(file: "README.md", line: 115)
 import HTTPPipelineRetry
 #sourceLocation()
 
-// README.md:108
-@MainActor private func snippetAtLine108() async throws {
-#sourceLocation(file: "README.md", line: 115)
+// README.md:110
+@MainActor private func snippetAtLine110() async throws {
+#sourceLocation(file: "README.md", line: 117)
 let client = try Pipeline(transport: URLSessionTransport()) {
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers
     RetryMiddleware(policy: .default)                         // each attempt re-runs auth below
