@@ -56,7 +56,8 @@ extension ScriptedTransport {
 
         /// A response whose body streams: `chunks` one by one, the first at once and each later
         /// one after a pause of `every` on the transport's clock (a ``ManualClock`` makes it a
-        /// drip a test controls), then `end`. The body is a single-pass stream.
+        /// drip a test controls), then `end`. The body is a single-pass stream whose length is the
+        /// `Content-Length` header's, when `headers` has one.
         ///
         /// ```swift
         /// let clock = ManualClock()
@@ -114,7 +115,8 @@ extension ScriptedTransport {
                 let fields = HTTPFields(
                     headers.sorted { $0.key < $1.key }.map { HTTPField(name: $0.key, value: $0.value) })
                 let body = ScriptedChunks(chunks: chunks, every: every, end: end, clock: clock)
-                let length: Int? = if case .finish = end { chunks.reduce(0) { $0 + $1.count } } else { nil }
+                // As on the wire: a length only when the head announces one.
+                let length = fields["Content-Length"].flatMap { Int($0) }
                 return HTTPResponse(status: status, fields: fields, body: HTTPBody(stream: body, length: length))
             case .response(let status, let headers, let body):
                 guard (100...999).contains(status) else {

@@ -12,7 +12,8 @@ private struct Cut: Error, Equatable {}
     func dripsOnTheClock() async throws {
         let clock = ManualClock()
         let chunks = [Data("a".utf8), Data("bb".utf8), Data("ccc".utf8)]
-        let transport = ScriptedTransport([.streamed(chunks: chunks, every: .seconds(1))], clock: clock)
+        let transport = ScriptedTransport(
+            [.streamed(headers: ["Content-Length": "6"], chunks: chunks, every: .seconds(1))], clock: clock)
         let response = try await transport.send(HTTPRequest(url: url))
         #expect(response.body.length == 6)
         #expect(response.body.isReplayable == false)

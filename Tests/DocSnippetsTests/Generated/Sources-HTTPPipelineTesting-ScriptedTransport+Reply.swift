@@ -10,9 +10,9 @@ import HTTPPipelineTesting
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipelineTesting/ScriptedTransport+Reply.swift:62
-@MainActor private func snippetAtLine62() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineTesting/ScriptedTransport+Reply.swift", line: 62)
+// Sources/HTTPPipelineTesting/ScriptedTransport+Reply.swift:63
+@MainActor private func snippetAtLine63() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineTesting/ScriptedTransport+Reply.swift", line: 63)
 let clock = ManualClock()
 let transport = ScriptedTransport(
     [.streamed(chunks: [Data("a".utf8), Data("b".utf8)], every: .seconds(1), then: .fail(URLError(.networkConnectionLost)))],
