@@ -9,6 +9,9 @@ import Foundation
 /// copy of the transport is gone (a session keeps its delegate until it is invalidated).
 @usableFromInline
 final class SessionOwner: Sendable {
+    /// The session transports made without a configuration share; it lives as long as the process.
+    static let shared = SessionOwner(configuration: .default)
+
     let router = SessionRouter()
     let session: URLSession
 

@@ -55,21 +55,27 @@ public struct URLSessionTransport: HTTPTransport {
     /// The session that sends every request; its delegate belongs to the transport.
     public var session: URLSession { owner.session }
 
-    /// Creates a transport with a session of its own.
+    /// Creates a transport.
+    ///
+    /// Without a configuration, every such transport shares one process-wide session (as
+    /// `URLSession.shared` is shared), so creating transports costs nothing and connections are
+    /// reused across them; with one, the transport has a session of its own, invalidated when the
+    /// last copy of the transport is gone.
     ///
     /// - Parameters:
-    ///   - configuration: The session's configuration; `.default` by default.
+    ///   - configuration: The session's configuration; `nil` (the default) for the shared session,
+    ///     which has the `.default` configuration.
     ///   - bufferingLimit: The most bytes of a body of known length handed over buffered; 256 KiB
     ///     by default.
     ///   - spoolDirectory: Where streamed request bodies are written before they are uploaded
     ///     (each file is removed when its request ends); the system's temporary directory by
     ///     default.
     public init(
-        configuration: URLSessionConfiguration = .default,
+        configuration: URLSessionConfiguration? = nil,
         bufferingLimit: Int = 256 << 10,
         spoolDirectory: URL? = nil
     ) {
-        self.owner = SessionOwner(configuration: configuration)
+        self.owner = configuration.map(SessionOwner.init(configuration:)) ?? SessionOwner.shared
         self.bufferingLimit = max(bufferingLimit, 0)
         self.spoolDirectory = spoolDirectory
     }
