@@ -30,7 +30,8 @@ extension LoggingMiddleware {
 
     /// Builds the redacted record of one exchange, looking only at what `level` asks for.
     func record(
-        _ request: HTTPRequest,
+        _ request: HTTPRequestHead,
+        streamedBody: Bool,
         attempt: Int?,
         elapsed: Duration,
         sent: BodySeen,
@@ -59,7 +60,7 @@ extension LoggingMiddleware {
             requestHeaders: showHeaders ? fields(request.fields) : [],
             responseHeaders: showHeaders ? fields(response?.head.fields ?? HTTPFields()) : [],
             errorDescription: showHeaders ? error.map(describe) : nil,
-            requestBody: showBodies ? bodyText(sent, streamed: request.body?.bufferedData == nil) : nil,
+            requestBody: showBodies ? bodyText(sent, streamed: streamedBody) : nil,
             responseBody: showBodies ? response.map { bodyText($0.body, streamed: false) } : nil,
             limits: HTTPLogRecord.Limits(url: urlLimit, headerValue: headerValueLimit, body: bodyLimit)
         )

@@ -123,14 +123,20 @@ public struct LoggingMiddleware: HTTPMiddleware {
                 seen.withLock { $0 = BodySeen(bytes: bytes, prefix: prefix, contentType: requestType) }
             }
         }
-        let original = request
+        // The record needs the head only: a large request body is not kept alive for as long
+        // as a streamed response lasts.
+        let original = request.head
+        let streamedBody = request.body.map { $0.bufferedData == nil } ?? true
         let sent: @Sendable () -> BodySeen = { seen.withLock { $0 } }
         var response: HTTPResponse
         do {
             response = try await next(request)
         } catch {
             let elapsed = start.duration(to: clock.now)
-            emit(record(original, attempt: attempt, elapsed: elapsed, sent: sent(), error: error))
+            emit(
+                record(
+                    original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sent(), error: error
+                ))
             throw error
         }
         let head = response.head
@@ -138,7 +144,10 @@ public struct LoggingMiddleware: HTTPMiddleware {
         guard response.body.bufferedData == nil else {
             let elapsed = start.duration(to: clock.now)
             let body = BodySeen(response.body, contentType: responseType)
-            emit(record(original, attempt: attempt, elapsed: elapsed, sent: sent(), response: (head, body)))
+            emit(
+                record(
+                    original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sent(),
+                    response: (head, body)))
             return response
         }
         // A streamed response is logged when its body ends, fails or is dropped: one record
@@ -148,7 +157,9 @@ public struct LoggingMiddleware: HTTPMiddleware {
             let elapsed = start.duration(to: clock.now)
             let body = BodySeen(bytes: bytes, prefix: level >= .body ? prefix : nil, contentType: responseType)
             emit(
-                record(original, attempt: attempt, elapsed: elapsed, sent: sent(), response: (head, body), error: error)
+                record(
+                    original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sent(),
+                    response: (head, body), error: error)
             )
         }
         return response

@@ -116,19 +116,22 @@ public struct RetryMiddleware: HTTPMiddleware {
         var previousDelay: Duration?
         while true {
             try Task.checkCancellation()
-            let result: Result<HTTPResponse, any Error>
+            var result: Result<HTTPResponse, any Error>
             do {
                 result = .success(try await HTTPAttempt.$current.withValue(attempt) { try await next(request) })
             } catch {
                 result = .failure(error)
             }
-            guard attempt < policy.maximumAttempts,
-                let delay = delayBeforeRetry(
+            let delay =
+                attempt < policy.maximumAttempts
+                ? delayBeforeRetry(
                     after: result, request: request, policy: policy, retry: attempt, previous: previousDelay,
                     start: start)
-            else {
-                return try result.get()
-            }
+                : nil
+            guard let delay else { return try result.get() }
+            // The response given up on goes before the wait: a streamed body stops downloading and
+            // gives its connection back now, not after the backoff.
+            result = .failure(CancellationError())
             try await timeline.sleep(for: delay)
             attempt += 1
             previousDelay = delay

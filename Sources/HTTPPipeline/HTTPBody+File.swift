@@ -1,5 +1,13 @@
 public import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension HTTPBody {
     /// A body read from a file, in chunks, anew for every read: replayable, so retry, auth and
     /// redirects may send it again, and never held in memory whole.
@@ -59,10 +67,10 @@ extension HTTPBody {
                 try? handle.close()
                 throw error
             }
-            if FileManager.default.fileExists(atPath: destination.path) {
-                _ = try FileManager.default.replaceItemAt(destination, withItemAt: partial)
-            } else {
-                try FileManager.default.moveItem(at: partial, to: destination)
+            // rename(2) replaces what is there in one step, within one directory. (Foundation's
+            // replaceItemAt on Linux moves the old file over the new one, then fails.)
+            guard rename(partial.path, destination.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
             }
         } catch {
             try? FileManager.default.removeItem(at: partial)

@@ -57,8 +57,18 @@ final class SessionExchange: Sendable {
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    state.withLock { $0.headWaiter = continuation }
-                    task.resume()
+                    // Cancelled before this point, the task may have ended already: then it
+                    // never calls back again, and the end is the answer.
+                    let ended = state.withLock { state -> Result<Void, any Error>? in
+                        if let end = state.end { return end }
+                        state.headWaiter = continuation
+                        return nil
+                    }
+                    switch ended {
+                    case nil: task.resume()
+                    case .failure(let error)?: continuation.resume(throwing: error)
+                    case .success?: continuation.resume(throwing: HTTPTransportError.nonHTTPResponse)
+                    }
                 }
             } onCancel: {
                 task.cancel()
@@ -96,6 +106,8 @@ final class SessionExchange: Sendable {
     func receive(_ data: Data) {
         let (waiter, failedSpill) = state.withLock {
             state -> (CheckedContinuation<Data?, any Error>?, URLSessionTask?) in
+            // After bytes could not be kept, none may follow them: the body ends in that error.
+            guard state.spillError == nil else { return (nil, nil) }
             if let waiter = state.readWaiter {
                 state.readWaiter = nil
                 return (waiter, nil)
@@ -177,13 +189,18 @@ final class SessionExchange: Sendable {
             }
             if let spill = state.spill, spill.hasUnread {
                 do {
-                    return .chunk(try spill.read(upTo: Self.spillReadSize))
+                    let chunk = try spill.read(upTo: Self.spillReadSize)
+                    // Drained: the next overflow starts a new file, so the disk holds only what
+                    // the reader has not taken yet.
+                    if !spill.hasUnread { state.spill = nil }
+                    return .chunk(chunk)
                 } catch {
                     state.spillError = error
                     state.task?.cancel()
                     return .end(.failure(error))
                 }
             }
+            if let spillError = state.spillError { return .end(.failure(spillError)) }
             if let end = state.end { return .end(end) }
             return .wait
         }
@@ -200,7 +217,7 @@ final class SessionExchange: Sendable {
                     try await withCheckedThrowingContinuation { continuation in
                         let ready = state.withLock { state -> Bool in
                             let queued = state.nextChunk < state.chunks.endIndex || (state.spill?.hasUnread ?? false)
-                            if queued || state.end != nil { return true }
+                            if queued || state.end != nil || state.spillError != nil { return true }
                             state.readWaiter = continuation
                             return false
                         }
@@ -296,7 +313,8 @@ final class SpillFile {
 
     init(in directory: URL) throws {
         file = directory.appendingPathComponent("http-pipeline-spill-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory.path])
         }
         do {

@@ -10,7 +10,16 @@ import Foundation
 @usableFromInline
 final class SessionOwner: Sendable {
     /// The session transports made without a configuration share; it lives as long as the process.
-    static let shared = SessionOwner(configuration: .default)
+    /// Its configuration is `.default` with up to 64 connections per host instead of 6: each
+    /// streamed body holds its connection until it is read or dropped, and every transport made
+    /// without a configuration shares this pool.
+    static let shared = SessionOwner(configuration: sharedConfiguration())
+
+    private static func sharedConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.default
+        configuration.httpMaximumConnectionsPerHost = 64
+        return configuration
+    }
 
     let router = SessionRouter()
     let session: URLSession

@@ -11,7 +11,9 @@ struct RequestSpool {
     ///   body read before), or a file error; the file is removed either way.
     init(_ body: HTTPBody, in directory: URL) async throws {
         let file = directory.appendingPathComponent("http-pipeline-upload-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+        // Readable by this user only: the bytes of a request body are the caller's business.
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
             throw CocoaError(.fileWriteUnknown)
         }
         do {

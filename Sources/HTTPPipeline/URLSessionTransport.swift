@@ -59,8 +59,11 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// Without a configuration, every such transport shares one process-wide session (as
     /// `URLSession.shared` is shared), so creating transports costs nothing and connections are
-    /// reused across them; with one, the transport has a session of its own, invalidated when the
-    /// last copy of the transport is gone.
+    /// reused across them; its configuration is `.default` with 64 connections per host, since a
+    /// streamed body holds its connection until it is read to its end or dropped. With a
+    /// configuration, the transport has a session of its own, invalidated when the last copy of
+    /// the transport is gone: give long-lived streams (server-sent events, log tails) a
+    /// transport of their own so they never hold connections other calls wait for.
     ///
     /// - Parameters:
     ///   - configuration: The session's configuration; `nil` (the default) for the shared session,
@@ -124,6 +127,10 @@ public struct URLSessionTransport: HTTPTransport {
             throw HTTPTransportError.nonHTTPResponse
         }
         let head = HTTPResponseHead(http)
+        // These have no body, whatever their Content-Length says (RFC 9110 §6.4.1).
+        if request.method == .head || (100..<200).contains(head.status) || head.status == 204 || head.status == 304 {
+            return HTTPResponse(head: head, body: .empty)
+        }
         // URLSession decodes a body it knows the coding of: then the wire length says nothing
         // about the bytes handed over.
         let length =

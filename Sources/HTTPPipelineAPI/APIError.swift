@@ -30,7 +30,8 @@ public enum APIError: Error, CustomStringConvertible {
     /// stopped there and nothing past it was kept.
     case responseTooLarge(limit: Int)
     /// A line of a streamed body (``APIClient/lines(_:maximumLineLength:)``,
-    /// ``APIClient/events(_:maximumLineLength:)``) was longer than the limit: reading stopped.
+    /// ``APIClient/events(_:maximumLineLength:)``), or one server-sent event's data, was longer
+    /// than the limit: reading stopped, after every line before it.
     case streamLineTooLong(limit: Int)
 
     /// The most bytes of a response body kept in ``unacceptableStatus(code:bodySnippet:)``.

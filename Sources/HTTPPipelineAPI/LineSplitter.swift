@@ -7,16 +7,18 @@ struct LineSplitter {
     let limit: Int
     private var line: [UInt8] = []
     private var afterCR = false
+    /// Whether a line passed the limit: the lines before it were handed out, nothing after.
+    private(set) var failed = false
 
     init(limit: Int) {
         self.limit = limit
     }
 
-    /// Adds a chunk; returns the lines it completed.
-    ///
-    /// - Throws: ``APIError/streamLineTooLong(limit:)`` when a line passes the limit.
-    mutating func add(_ chunk: Data) throws(APIError) -> [String] {
+    /// Adds a chunk; returns the lines it completed. When a line passes the limit, the lines
+    /// completed before it are returned, ``failed`` is set, and nothing more is taken.
+    mutating func add(_ chunk: Data) -> [String] {
         var lines: [String] = []
+        guard !failed else { return lines }
         for byte in chunk {
             if afterCR {
                 afterCR = false
@@ -29,7 +31,11 @@ struct LineSplitter {
                 lines.append(take())
                 afterCR = true
             default:
-                guard line.count < limit else { throw .streamLineTooLong(limit: limit) }
+                guard line.count < limit else {
+                    failed = true
+                    line.removeAll()
+                    return lines
+                }
                 line.append(byte)
             }
         }

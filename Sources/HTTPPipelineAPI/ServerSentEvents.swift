@@ -9,7 +9,8 @@ public struct ServerSentEvent: Sendable, Equatable {
     /// The last event ID the stream set (`id:`), if any; it carries over to later events.
     public var lastEventID: String?
     /// How long the server asks a client to wait before reconnecting (`retry:`, in
-    /// milliseconds), if this event said.
+    /// milliseconds), as the stream last set it; like the last event ID, it carries over to later
+    /// events, and a `retry:` in a block without data still sets it.
     public var retry: Duration?
 
     /// Creates an event.
@@ -27,7 +28,8 @@ public struct ServerSentEvent: Sendable, Equatable {
 /// Parsed as the HTML standard says: fields `event`, `data`, `id`, `retry`; lines starting with
 /// `:` are comments (keep-alives); an event is dispatched at a blank line, and one with no data is
 /// dropped; a byte-order mark at the start is skipped; an unfinished event at the end of the body
-/// is dropped. Made by ``APIClient/events(_:maximumLineLength:)``.
+/// is dropped. One event's data may hold at most as many bytes as one line, so a server that sends
+/// `data:` lines without end cannot fill memory. Made by ``APIClient/events(_:maximumLineLength:)``.
 public struct ServerSentEvents: AsyncSequence, Sendable {
     public typealias Element = ServerSentEvent
 
@@ -45,6 +47,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         var type = ""
         var data: [String] = []
         var hasData = false
+        var dataBytes = 0
         var lastEventID: String?
         var retry: Duration?
 
@@ -61,8 +64,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                     defer {
                         type = ""
                         data.removeAll()
+                        dataBytes = 0
                         hasData = false
-                        retry = nil
                     }
                     guard hasData else { continue }
                     return ServerSentEvent(
@@ -83,6 +86,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 switch field {
                 case "event": type = String(value)
                 case "data":
+                    dataBytes += value.utf8.count + 1
+                    guard dataBytes <= lines.splitter.limit else {
+                        throw APIError.streamLineTooLong(limit: lines.splitter.limit)
+                    }
                     data.append(String(value))
                     hasData = true
                 case "id" where !value.contains("\0"): lastEventID = String(value)

@@ -31,10 +31,12 @@ public struct TextLines: AsyncSequence, Sendable {
         public mutating func next() async throws -> String? {
             while nextReady == ready.count {
                 guard !ended else { return nil }
+                // Every line before the one that passed the limit was handed out first.
+                if splitter.failed { throw APIError.streamLineTooLong(limit: splitter.limit) }
                 ready.removeAll(keepingCapacity: true)
                 nextReady = 0
                 if let chunk = try await StreamErrors.mapped({ try await body.next() }) {
-                    ready = try splitter.add(chunk)
+                    ready = splitter.add(chunk)
                 } else {
                     ended = true
                     if let last = splitter.finish() { ready = [last] }

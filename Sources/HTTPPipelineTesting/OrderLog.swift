@@ -122,13 +122,20 @@ public final class OrderLog: Sendable, CustomStringConvertible {
         events.map(\.description).joined(separator: " ")
     }
 
-    func record(layer: String, phase: Phase, request: HTTPRequest, status: Int? = nil, bytes: Int? = nil) {
+    /// Records one event. A chunk event passes the attempt and visit its response had, since the
+    /// body may be read after a later attempt, or outside the retrying layer.
+    func record(
+        layer: String, phase: Phase, request: HTTPRequest, status: Int? = nil, bytes: Int? = nil,
+        of response: (attempt: Int?, visit: Int)? = nil
+    ) {
         let method = request.method.rawValue
         let path = request.url.path
-        let attempt = HTTPAttempt.current
+        let attempt = response.map(\.attempt) ?? HTTPAttempt.current
         storage.withLock { events in
             let visit: Int
-            if phase == .request {
+            if let response {
+                visit = response.visit
+            } else if phase == .request {
                 visit =
                     1
                     + events.count {
@@ -143,6 +150,18 @@ public final class OrderLog: Sendable, CustomStringConvertible {
                 Event(
                     layer: layer, phase: phase, method: method, path: path, status: status, attempt: attempt,
                     visit: visit, bytes: bytes))
+        }
+    }
+}
+
+extension OrderLog {
+    /// The visit number the latest request event of `layer` for this request had.
+    func currentVisit(layer: String, request: HTTPRequest) -> Int {
+        let method = request.method.rawValue
+        let path = request.url.path
+        return storage.withLock { events in
+            events.last { $0.layer == layer && $0.phase == .request && $0.method == method && $0.path == path }?
+                .visit ?? 0
         }
     }
 }

@@ -23,7 +23,8 @@ public struct OrderProbe: HTTPMiddleware {
     ///   - log: The log shared by every probe of the pipeline.
     ///   - recordsChunks: Whether to record each chunk of a response body as it passes the probe
     ///     on its way to the reader (``OrderLog/Phase/chunk``): shows which layers a stream goes
-    ///     through, and when. The body passes unchanged, as replayable as it was.
+    ///     through, and when. The body passes unchanged, as replayable as it was; a buffered body
+    ///     stays buffered and is recorded as one chunk when the response passes.
     public init(_ name: String, log: OrderLog, recordsChunks: Bool = false) {
         self.name = name
         self.log = log
@@ -46,8 +47,15 @@ public struct OrderProbe: HTTPMiddleware {
             var response = try await next(request)
             log.record(layer: name, phase: .response, request: request, status: response.status)
             guard recordsChunks else { return response }
-            let seen = ChunkRecorder(log: log, layer: name, request: request)
+            let seen = ChunkRecorder(
+                log: log, layer: name, request: request,
+                response: (HTTPAttempt.current, log.currentVisit(layer: name, request: request)))
             let body = response.body
+            if let data = body.bufferedData {
+                // A buffered body stays buffered (layers above keep their fast path): one chunk.
+                if !data.isEmpty { seen.record(data) }
+                return response
+            }
             response.body =
                 body.isReplayable
                 ? HTTPBody(length: body.length) { RecordedChunks(base: body, recorder: seen) }
@@ -65,9 +73,10 @@ struct ChunkRecorder: Sendable {
     let log: OrderLog
     let layer: String
     let request: HTTPRequest
+    let response: (attempt: Int?, visit: Int)
 
     func record(_ chunk: Data) {
-        log.record(layer: layer, phase: .chunk, request: request, bytes: chunk.count)
+        log.record(layer: layer, phase: .chunk, request: request, bytes: chunk.count, of: response)
     }
 }
 

@@ -86,9 +86,9 @@ private struct Broke: Error {}
             + "data: unfinished"
         let expected = [
             ServerSentEvent(type: "update", data: "one\ntwo", lastEventID: "7", retry: .milliseconds(1500)),
-            ServerSentEvent(data: "no space", lastEventID: "7"),
-            ServerSentEvent(data: "", lastEventID: "7"),
-            ServerSentEvent(data: #"{"text":"é"}"#, lastEventID: "8"),
+            ServerSentEvent(data: "no space", lastEventID: "7", retry: .milliseconds(1500)),
+            ServerSentEvent(data: "", lastEventID: "7", retry: .milliseconds(1500)),
+            ServerSentEvent(data: #"{"text":"é"}"#, lastEventID: "8", retry: .milliseconds(1500)),
         ]
         for size in [1, 2, 3, 5, 7, 64, 1_000] {
             let events = try await client(ChunkedTransport(pieces(stream, size: size))).events(
@@ -107,6 +107,35 @@ private struct Broke: Error {}
             Endpoint<EmptyResponse>.get("/live").header("Accept", "application/x-ndjson"))
         #expect(
             transport.seen.withLock { $0.map { $0.fields["Accept"] } } == ["text/event-stream", "application/x-ndjson"])
+    }
+
+    @Test("Lines before a line past the limit are handed out first, even in the same chunk")
+    func linesBeforeTheLongOneComeFirst() async throws {
+        let chunk = Data("ok\nfine\n".utf8) + Data(repeating: UInt8(ascii: "x"), count: 5_000)
+        var iterator = try await client(ChunkedTransport([chunk])).lines(
+            Endpoint<EmptyResponse>.get("/tail"), maximumLineLength: 1_000
+        ).makeAsyncIterator()
+        #expect(try await iterator.next() == "ok")
+        #expect(try await iterator.next() == "fine")
+        await #expect(throws: APIError.self) { _ = try await iterator.next() }
+    }
+
+    @Test("An event whose data lines never end in a blank line stops at the limit, and retry alone is kept")
+    func eventDataIsBounded() async throws {
+        let endless = Array(repeating: Data("data: 0123456789\n".utf8), count: 200)
+        let events = try await client(ChunkedTransport(endless)).events(
+            Endpoint<EmptyResponse>.get("/live"), maximumLineLength: 1_000)
+        var iterator = events.makeAsyncIterator()
+        await #expect(throws: APIError.self) { _ = try await iterator.next() }
+
+        let retryFirst = Data("retry: 10000\n\ndata: hi\n\n".utf8)
+        var seen: [ServerSentEvent] = []
+        for try await event in try await client(ChunkedTransport([retryFirst])).events(
+            Endpoint<EmptyResponse>.get("/live"))
+        {
+            seen.append(event)
+        }
+        #expect(seen == [ServerSentEvent(data: "hi", retry: .seconds(10))])
     }
 
     @Test("Decoded events yield typed values until the terminator, and a bad one is a decoding error")

@@ -24,7 +24,7 @@ private struct FixedToken: CredentialSource {
     func retryOverride() async throws {
         let transport = ScriptedTransport { _ in .status(503) }
         let pipeline = Pipeline(transport: transport) {
-            RetryMiddleware(policy: .attempts(3, backoff: .immediate), budget: nil)
+            RetryMiddleware(policy: .attempts(3, backoff: .immediate), budget: nil, clock: ManualClock())
         }
         var once = HTTPRequest(url: url)
         once.context.retryPolicy = RetryPolicy.none

@@ -232,6 +232,42 @@ struct URLSessionTransportStreamingTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["file.bin"])
     }
 
+    @Test("Writing a body over an existing file replaces it whole, and a failed write leaves the old one")
+    func writeReplacesAnExistingFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replace-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("data.bin")
+        try Data("old".utf8).write(to: destination)
+
+        let new = pattern(100_000)
+        #expect(try await HTTPBody(new).write(to: destination) == new.count)
+        #expect(try Data(contentsOf: destination) == new)
+
+        struct Broke: Error {}
+        let failing = HTTPBody(
+            stream: AsyncThrowingStream<Data, any Error> { continuation in
+                continuation.yield(Data("partial".utf8))
+                continuation.finish(throwing: Broke())
+            })
+        await #expect(throws: Broke.self) { try await failing.write(to: destination) }
+        #expect(try Data(contentsOf: destination) == new)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["data.bin"])
+    }
+
+    @Test("A HEAD response has an empty body, whatever Content-Length it announces")
+    func headHasNoBody() async throws {
+        let server = LoopbackServer()
+        server.route("GET", "/big", .init(body: pattern(1 << 20)))
+        try server.start()
+        defer { server.stop() }
+        let response = try await URLSessionTransport().send(
+            HTTPRequest(method: .head, url: server.baseURL.appendingPathComponent("big")))
+        #expect(response.fields["Content-Length"] == String(1 << 20))
+        #expect(response.body.length == 0)
+        #expect(try await response.body.collect(upTo: 0).isEmpty)
+    }
+
     @Test("A file body is replayable and uploads the file's bytes every time")
     func fileBodyReplays() async throws {
         let server = LoopbackServer()

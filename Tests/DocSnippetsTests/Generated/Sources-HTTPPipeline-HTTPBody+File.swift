@@ -9,17 +9,17 @@ import HTTPPipeline
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipeline/HTTPBody+File.swift:8
-@MainActor private func snippetAtLine8() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPBody+File.swift", line: 8)
+// Sources/HTTPPipeline/HTTPBody+File.swift:16
+@MainActor private func snippetAtLine16() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPBody+File.swift", line: 16)
 let upload = try HTTPBody(contentsOf: URL(fileURLWithPath: "/tmp/photo.jpg"))
 #sourceLocation()
 _ = upload
 }
 
-// Sources/HTTPPipeline/HTTPBody+File.swift:29
-@MainActor private func snippetAtLine29() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPBody+File.swift", line: 29)
+// Sources/HTTPPipeline/HTTPBody+File.swift:37
+@MainActor private func snippetAtLine37() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPBody+File.swift", line: 37)
 let response = try await pipeline.send(request)
 let destination = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
 let bytes = try await response.body.write(to: destination)
