@@ -38,13 +38,19 @@ final class SessionExchange: Sendable {
     private let progress: (@Sendable (HTTPTransferProgress) -> Void)?
     private let counts = Locked(HTTPTransferProgress())
     private let spillDirectory: URL
+    /// Whether the session follows a redirect, or hands the 3xx response back.
+    let followsRedirects: Bool
 
     /// - Parameters:
     ///   - progress: Called as bytes go out and come in, if set.
     ///   - spillDirectory: Where bytes the reader has not taken go past ``memoryLimit``.
-    init(progress: (@Sendable (HTTPTransferProgress) -> Void)? = nil, spillDirectory: URL) {
+    ///   - followsRedirects: Whether the session follows a redirect.
+    init(
+        progress: (@Sendable (HTTPTransferProgress) -> Void)? = nil, spillDirectory: URL, followsRedirects: Bool = true
+    ) {
         self.progress = progress
         self.spillDirectory = spillDirectory
+        self.followsRedirects = followsRedirects
     }
 
     /// Starts `task` and waits for the response head.

@@ -55,8 +55,54 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
         didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
+        if let http = response as? HTTPURLResponse { Self.storeCookies(of: http, in: session) }
         exchange(for: dataTask)?.receive(response)
         completionHandler(.allow)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        // Refused, the 3xx itself is the response, with its body.
+        let follows = exchange(for: task)?.followsRedirects ?? true
+        guard follows else { return completionHandler(nil) }
+        Self.storeCookies(of: response, in: session)
+        completionHandler(Self.withCookies(request, from: session))
+    }
+
+    /// Keeps the cookies a response sets, as the session's configuration asks. (URLSession on
+    /// Linux does it only for tasks with a completion handler, not for delegate-driven ones:
+    /// measured, a 302's cookie never reached the redirect's target, nor later requests.)
+    static func storeCookies(of response: HTTPURLResponse, in session: URLSession) {
+        let configuration = session.configuration
+        guard configuration.httpShouldSetCookies, configuration.httpCookieAcceptPolicy != .never,
+            let storage = configuration.httpCookieStorage, let url = response.url
+        else { return }
+        var fields: [String: String] = [:]
+        for (key, value) in response.allHeaderFields {
+            if let name = key as? String, let value = value as? String { fields[name] = value }
+        }
+        let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: url)
+        guard !cookies.isEmpty else { return }
+        storage.setCookies(cookies, for: url, mainDocumentURL: nil)
+    }
+
+    /// `request` with the session's stored cookies for its URL, unless it already has a `Cookie`.
+    static func withCookies(_ request: URLRequest, from session: URLSession) -> URLRequest {
+        let configuration = session.configuration
+        guard configuration.httpShouldSetCookies, request.value(forHTTPHeaderField: "Cookie") == nil,
+            let storage = configuration.httpCookieStorage, let url = request.url,
+            let cookies = storage.cookies(for: url), !cookies.isEmpty
+        else { return request }
+        var request = request
+        for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        return request
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

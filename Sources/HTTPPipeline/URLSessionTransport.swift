@@ -49,6 +49,9 @@ public struct URLSessionTransport: HTTPTransport {
     /// Where streamed request bodies are written before they are uploaded, and where response
     /// bytes a slow reader has not taken yet are kept; `nil` for the system's temporary directory.
     public let spoolDirectory: URL?
+    /// Whether `URLSession` follows redirects below the pipeline (the default, as before), or
+    /// hands each 3xx response back to it.
+    public let followsRedirects: Bool
 
     @usableFromInline let owner: SessionOwner
 
@@ -73,11 +76,16 @@ public struct URLSessionTransport: HTTPTransport {
     ///   - spoolDirectory: Where streamed request bodies are written before they are uploaded
     ///     (each file is removed when its request ends); the system's temporary directory by
     ///     default.
+    ///   - followsRedirects: Whether `URLSession` follows redirects below the pipeline; `true`
+    ///     by default. With `false`, a 3xx response is handed back as it came, `Location` and
+    ///     `Set-Cookie` included.
     public init(
         configuration: URLSessionConfiguration? = nil,
         bufferingLimit: Int = 256 << 10,
-        spoolDirectory: URL? = nil
+        spoolDirectory: URL? = nil,
+        followsRedirects: Bool = true
     ) {
+        self.followsRedirects = followsRedirects
         self.owner = configuration.map(SessionOwner.init(configuration:)) ?? SessionOwner.shared
         self.bufferingLimit = max(bufferingLimit, 0)
         self.spoolDirectory = spoolDirectory
@@ -86,7 +94,8 @@ public struct URLSessionTransport: HTTPTransport {
     /// Creates a transport with a session of its own that has `session`'s configuration.
     ///
     /// The transport needs its own delegate to stream bodies, so it never sends through `session`
-    /// itself; only its configuration (timeouts, connection limits, cookies, caches) is used.
+    /// itself; only its configuration (timeouts, connection limits, cookies, caches) is used, and
+    /// `session`'s delegate is not consulted (no redirect, challenge or metrics callbacks).
     ///
     /// - Parameter session: The session whose configuration to use.
     public init(session: URLSession) {
@@ -116,7 +125,8 @@ public struct URLSessionTransport: HTTPTransport {
         defer { spool?.remove() }
         try Task.checkCancellation()
         let directory = spoolDirectory ?? FileManager.default.temporaryDirectory
-        let exchange = SessionExchange(progress: request.context.progress, spillDirectory: directory)
+        let exchange = SessionExchange(
+            progress: request.context.progress, spillDirectory: directory, followsRedirects: followsRedirects)
         let task: URLSessionTask =
             if let spool { session.uploadTask(with: urlRequest, fromFile: spool.file) } else {
                 session.dataTask(with: urlRequest)
@@ -131,15 +141,16 @@ public struct URLSessionTransport: HTTPTransport {
         if request.method == .head || (100..<200).contains(head.status) || head.status == 204 || head.status == 304 {
             return HTTPResponse(head: head, body: .empty)
         }
-        // URLSession decodes a body it knows the coding of: then the wire length says nothing
-        // about the bytes handed over.
-        let length =
-            head.fields["Content-Encoding"] == nil && http.expectedContentLength >= 0
-            ? Int(http.expectedContentLength) : nil
+        // The wire length decides buffering. URLSession decodes a body it knows the coding of,
+        // and then the wire length says nothing about the bytes handed over: a streamed one has
+        // no length, and a buffered one may grow past the limit (then the rest streams).
+        let wireLength = http.expectedContentLength >= 0 ? Int(http.expectedContentLength) : nil
+        let encoded = head.fields["Content-Encoding"] != nil
         let reader = SessionExchange.Reader(exchange)
-        guard let length, length <= bufferingLimit else {
+        guard let length = wireLength, length <= bufferingLimit else {
             return HTTPResponse(
-                head: head, body: HTTPBody(stream: SessionExchange.Chunks(reader: reader), length: length))
+                head: head,
+                body: HTTPBody(stream: SessionExchange.Chunks(reader: reader), length: encoded ? nil : wireLength))
         }
         var data = Data(capacity: length)
         while let chunk = try await reader.next() {

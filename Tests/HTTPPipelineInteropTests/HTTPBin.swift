@@ -91,19 +91,6 @@ final class RejectedThenFreshTokens: CredentialSource {
     }
 }
 
-/// Refuses every redirect, so the pipeline sees the 3xx itself (with its `Set-Cookie`).
-final class RefusingRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
-    }
-}
-
 extension URLSessionTransport {
     /// A transport over a session of its own (ephemeral: cookies one scenario sets never reach
     /// another), following redirects or not; a request times out after 30 s.
@@ -111,9 +98,7 @@ extension URLSessionTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 8
         configuration.timeoutIntervalForRequest = 30
-        let delegate: RefusingRedirects? = followingRedirects ? nil : RefusingRedirects()
-        return URLSessionTransport(
-            session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil))
+        return URLSessionTransport(configuration: configuration, followsRedirects: followingRedirects)
     }
 }
 

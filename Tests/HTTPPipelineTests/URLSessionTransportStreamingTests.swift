@@ -268,6 +268,47 @@ struct URLSessionTransportStreamingTests {
         #expect(try await response.body.collect(upTo: 0).isEmpty)
     }
 
+    @Test("With followsRedirects false a 302 comes back as it is; by default URLSession follows it")
+    func redirectsFollowedOrHandedBack() async throws {
+        let server = LoopbackServer()
+        server.route(
+            "GET", "/old",
+            .init(status: 302, headers: [("Location", "/new"), ("Set-Cookie", "a=b")], body: Data("moved".utf8)))
+        server.route("GET", "/new", .init(body: Data("here".utf8)))
+        try server.start()
+        defer { server.stop() }
+        let request = HTTPRequest(url: server.baseURL.appendingPathComponent("old"))
+        let handedBack = try await URLSessionTransport(configuration: .ephemeral, followsRedirects: false).send(request)
+        #expect(handedBack.status == 302)
+        #expect(handedBack.fields["Location"] == "/new")
+        #expect(handedBack.fields["Set-Cookie"] == "a=b")
+        #expect(try await handedBack.body.collect(upTo: 100) == Data("moved".utf8))
+        #expect(server.requests.map(\.path) == ["/old"])
+
+        let followed = try await URLSessionTransport().send(request)
+        #expect(followed.status == 200)
+        #expect(try await followed.body.collect(upTo: 100) == Data("here".utf8))
+    }
+
+    @Test("A followed redirect carries the cookie its 302 set, as URLSession does")
+    func followedRedirectCarriesCookie() async throws {
+        let server = LoopbackServer()
+        server.route(
+            "GET", "/set",
+            .init(status: 302, headers: [("Location", "/echo"), ("Set-Cookie", "session=s3cret; Path=/")]))
+        server.route("GET", "/echo", .init(body: Data("ok".utf8)))
+        try server.start()
+        defer { server.stop() }
+        let transport = URLSessionTransport(configuration: .ephemeral)
+        let response = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("set")))
+        #expect(response.status == 200)
+        #expect(server.requests.map(\.path) == ["/set", "/echo"])
+        #expect(server.requests.last?.header("Cookie") == "session=s3cret")
+        // And later requests of the session carry it too, as they would through URLSession.
+        _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("echo")))
+        #expect(server.requests.last?.header("Cookie") == "session=s3cret")
+    }
+
     @Test("A file body is replayable and uploads the file's bytes every time")
     func fileBodyReplays() async throws {
         let server = LoopbackServer()
