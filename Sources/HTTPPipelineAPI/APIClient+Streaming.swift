@@ -85,7 +85,7 @@ extension APIClient {
         async throws -> Int
     {
         let response = try await acceptedResponse(for: endpoint)
-        return try await StreamErrors.mapped {
+        return try await Self.transported {
             do {
                 return try await response.body.write(to: destination, limit: limit)
             } catch HTTPBodyError.tooLarge(let limit) {

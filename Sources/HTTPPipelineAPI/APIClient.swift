@@ -87,7 +87,7 @@ public struct APIClient: Sendable {
     public func send<Response>(_ endpoint: Endpoint<Response>) async throws -> Response {
         let response = try await acceptedResponse(for: endpoint)
         let limit = responseBodyLimit
-        let data = try await transported {
+        let data = try await Self.transported {
             do {
                 return try await response.body.collect(upTo: limit)
             } catch HTTPBodyError.tooLarge {
@@ -107,10 +107,10 @@ public struct APIClient: Sendable {
         var request = try self.request(for: endpoint)
         if let accept, request.fields["Accept"] == nil { request.fields["Accept"] = accept }
         try Task.checkCancellation()
-        let response = try await transported { [request] in try await transport.send(request) }
+        let response = try await Self.transported { [request] in try await transport.send(request) }
         guard acceptableStatus.contains(response.status) else {
             // Only the snippet's bytes are read: an error page never costs more than that.
-            let start = try await transported {
+            let start = try await Self.transported {
                 try await Self.prefix(of: response.body, count: APIError.bodySnippetLimit + 1)
             }
             throw APIError.unacceptableStatus(code: response.status, bodySnippet: APIError.snippet(of: start))
@@ -121,7 +121,7 @@ public struct APIClient: Sendable {
     /// Runs a step that talks to the transport (sending, or reading the body), with its errors as
     /// the client reports them: cancellation as `CancellationError`, anything else as
     /// ``APIError/transport(underlying:)``.
-    func transported<Value>(_ step: () async throws -> Value) async throws -> Value {
+    static func transported<Value>(_ step: () async throws -> Value) async throws -> Value {
         do {
             return try await step()
         } catch let error as CancellationError {

@@ -35,7 +35,7 @@ public struct TextLines: AsyncSequence, Sendable {
                 if splitter.failed { throw APIError.streamLineTooLong(limit: splitter.limit) }
                 ready.removeAll(keepingCapacity: true)
                 nextReady = 0
-                if let chunk = try await StreamErrors.mapped({ try await body.next() }) {
+                if let chunk = try await APIClient.transported({ try await body.next() }) {
                     ready = splitter.add(chunk)
                 } else {
                     ended = true
@@ -44,23 +44,6 @@ public struct TextLines: AsyncSequence, Sendable {
             }
             defer { nextReady += 1 }
             return ready[nextReady]
-        }
-    }
-}
-
-/// How a streamed body's read failures reach a caller of the API layer: cancellation as
-/// `CancellationError`, anything else as ``APIError/transport(underlying:)``.
-enum StreamErrors {
-    static func mapped<Value>(_ read: () async throws -> Value) async throws -> Value {
-        do {
-            return try await read()
-        } catch let error as CancellationError {
-            throw error
-        } catch let error as APIError {
-            throw error
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            throw APIError.transport(underlying: error)
         }
     }
 }
