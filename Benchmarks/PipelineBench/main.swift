@@ -71,8 +71,11 @@ func run(_ options: Options) async {
             failed: &failed
         )
     }
-    if options.suite == "all" || options.suite == "stream" {
+    if options.suite == "stream" {
         report.extra += await StreamBench.measurements(
+            mebibytes: options.streamMebibytes, rounds: options.rounds, failed: &failed)
+    } else if options.suite == "all" {
+        report.extra += StreamBench.measurementsInChildProcess(
             mebibytes: options.streamMebibytes, rounds: options.rounds, failed: &failed)
     }
     report.print(json: options.json)
