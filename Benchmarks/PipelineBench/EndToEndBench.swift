@@ -58,19 +58,68 @@ enum EndToEndBench {
         return entries
     }
 
-    private static func measure(_ target: Target, requests: Int, rounds: Int) async throws -> [(String, Double)] {
+    /// The two clients: the bare transport and the standard pipeline over it.
+    private static func clients() throws -> [(String, any HTTPTransport)] {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = concurrentTasks
         let bare = URLSessionTransport(session: URLSession(configuration: configuration))
-        let pipeline = try StandardPipeline.build(
-            over: bare,
+        return [("bare", bare), ("pipeline", try standardStack(over: bare))]
+    }
+
+    /// The standard pipeline both suites measure: a `User-Agent`, retry, a bearer token, logging
+    /// at basic level to a sink that drops records, gzip.
+    private static func standardStack<Transport: HTTPTransport>(over transport: Transport) throws -> some HTTPTransport
+    {
+        try StandardPipeline.build(
+            over: transport,
             options: StandardOptions(
                 headers: [.fixed("User-Agent", "pipeline-bench/1")],
                 credentials: StaticSource(),
                 logging: .init(level: .basic, sink: ClosureLogSink { _ in })
             )
         )
-        let clients: [(String, any HTTPTransport)] = [("bare", bare), ("pipeline", pipeline)]
+    }
+
+    /// A transport that converts each request to a `URLRequest`, as `URLSessionTransport` does,
+    /// and answers with the e2e body without a socket: `--e2e-client stack` counts the standard
+    /// stack's own work per request with nothing else in the process moving.
+    private struct ConvertingTransport: HTTPTransport {
+        let response = HTTPResponse(status: 200, fields: ["Content-Type": "application/json"], body: HTTPBody(body))
+
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            _ = try URLRequest(request.head)
+            return response
+        }
+    }
+
+    /// One client alone, sequentially, against the loopback server, after 50 requests of
+    /// warm-up: for a profiler, which counts the whole process (Scripts/callgrind-e2e.sh).
+    static func profile(client name: String, requests: Int, failed: inout Bool) async -> [(String, Double)] {
+        let server = LoopbackServer()
+        server.route("GET", "/e2e.json", .init(headers: [("Content-Type", "application/json")], body: body))
+        do {
+            try server.start()
+            defer { server.stop() }
+            let client: any HTTPTransport
+            switch name {
+            case "bare-memory": client = ConvertingTransport()
+            case "stack": client = try standardStack(over: ConvertingTransport())
+            default:
+                guard let found = try clients().first(where: { $0.0 == name })?.1 else { return [] }
+                client = found
+            }
+            let request = HTTPRequest(url: server.baseURL.appendingPathComponent("e2e.json"))
+            _ = try await run(client, request, requests: 50, tasks: 1)
+            return [("e2e_profile_\(name)_rps", try await run(client, request, requests: requests, tasks: 1))]
+        } catch {
+            FileHandle.standardError.write(Data("e2e \(name): \(error)\n".utf8))
+            failed = true
+            return []
+        }
+    }
+
+    private static func measure(_ target: Target, requests: Int, rounds: Int) async throws -> [(String, Double)] {
+        let clients = try clients()
         let request = HTTPRequest(url: target.url)
         for (_, client) in clients { _ = try await run(client, request, requests: 200, tasks: concurrentTasks) }
         var entries: [(String, Double)] = []

@@ -38,6 +38,10 @@ struct Options {
           --e2e-requests N    requests per round of e2e (default 500)
           --stream-mib N      decoded MiB each stream download carries (default 1024)
           --nginx URL         e2e against this nginx too (or NGINX_URL in the environment)
+          --e2e-client NAME   e2e with one client only, sequential: bare or pipeline against the
+                              loopback server, or stack / bare-memory (the standard pipeline over, or
+                              alone, a transport that converts to URLRequest and answers from
+                              memory): what Scripts/callgrind-e2e.sh counts
           -h, --help          this text
 
         Examples:
@@ -61,6 +65,7 @@ struct Options {
     var soakRequests = 100_000
     var endToEndRequests = 500
     var streamMebibytes = 1_024
+    var endToEndClient: String?
     var nginx = ProcessInfo.processInfo.environment["NGINX_URL"].flatMap { URL(string: $0) }
 
     /// Reads the arguments (without the program's name).
@@ -108,6 +113,12 @@ struct Options {
             case "--soak-requests": soakRequests = try count(argument)
             case "--e2e-requests": endToEndRequests = try count(argument)
             case "--stream-mib": streamMebibytes = try count(argument)
+            case "--e2e-client":
+                let name = try value(argument)
+                guard ["bare", "pipeline", "stack", "bare-memory"].contains(name) else {
+                    throw UsageError(message: "--e2e-client is bare, pipeline, stack or bare-memory, not \(name)")
+                }
+                endToEndClient = name
             case "--nginx":
                 let text = try value(argument)
                 guard let url = URL(string: text) else { throw UsageError(message: "--nginx needs a URL, not \(text)") }

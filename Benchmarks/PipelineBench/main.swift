@@ -63,7 +63,9 @@ func run(_ options: Options) async {
     if options.suite == "all" || options.suite == "soak" {
         report.extra += await SoakBench.measurements(requests: options.soakRequests, failed: &failed)
     }
-    if options.suite == "all" || options.suite == "e2e" {
+    if let client = options.endToEndClient {
+        report.extra += await EndToEndBench.profile(client: client, requests: options.endToEndRequests, failed: &failed)
+    } else if options.suite == "all" || options.suite == "e2e" {
         report.extra += await EndToEndBench.measurements(
             nginx: options.nginx,
             requests: options.endToEndRequests,

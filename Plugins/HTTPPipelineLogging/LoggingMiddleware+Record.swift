@@ -28,6 +28,25 @@ extension LoggingMiddleware {
         }
     }
 
+    /// What the record says about the request body: known at once for a buffered body (or
+    /// none), and for a streamed one what its tee saw by the time the record is written. Only
+    /// a streamed body pays for a lock (most requests carry no body or a buffered one).
+    struct SentBody: Sendable {
+        private let fixed: BodySeen
+        private let watched: Locked<BodySeen>?
+
+        init(_ body: HTTPBody?, contentType: String?) {
+            fixed = BodySeen(body, contentType: contentType)
+            watched = body.map { $0.bufferedData == nil } == true ? Locked(fixed) : nil
+        }
+
+        var seen: BodySeen { watched?.withLock { $0 } ?? fixed }
+
+        func update(_ seen: BodySeen) {
+            watched?.withLock { $0 = seen }
+        }
+    }
+
     /// Builds the redacted record of one exchange, looking only at what `level` asks for.
     func record(
         _ request: HTTPRequestHead,

@@ -115,19 +115,18 @@ public struct LoggingMiddleware: HTTPMiddleware {
         var request = request
         let requestType = request.fields["Content-Type"]
         let streamedRequest = request.body.map { $0.bufferedData == nil } ?? false
-        let seen = Locked(BodySeen(request.body, contentType: requestType))
+        let sentBody = SentBody(request.body, contentType: requestType)
         if let body = request.body, streamedRequest {
             // A streamed request body is watched as the transport reads it, never read here.
             request.body = BodyTee.watch(body, keeping: kept(contentType: requestType)) { bytes, prefix, error in
                 guard error == nil else { return }
-                seen.withLock { $0 = BodySeen(bytes: bytes, prefix: prefix, contentType: requestType) }
+                sentBody.update(BodySeen(bytes: bytes, prefix: prefix, contentType: requestType))
             }
         }
         // The record needs the head only: a large request body is not kept alive for as long
         // as a streamed response lasts.
         let original = request.head
         let streamedBody = request.body.map { $0.bufferedData == nil } ?? true
-        let sent: @Sendable () -> BodySeen = { seen.withLock { $0 } }
         var response: HTTPResponse
         do {
             response = try await next(request)
@@ -135,7 +134,8 @@ public struct LoggingMiddleware: HTTPMiddleware {
             let elapsed = start.duration(to: clock.now)
             emit(
                 record(
-                    original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sent(), error: error
+                    original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sentBody.seen,
+                    error: error
                 ))
             throw error
         }
@@ -146,7 +146,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
             let body = BodySeen(response.body, contentType: responseType)
             emit(
                 record(
-                    original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sent(),
+                    original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sentBody.seen,
                     response: (head, body)))
             return response
         }
@@ -158,7 +158,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
             let body = BodySeen(bytes: bytes, prefix: level >= .body ? prefix : nil, contentType: responseType)
             emit(
                 record(
-                    original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sent(),
+                    original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sentBody.seen,
                     response: (head, body), error: error)
             )
         }

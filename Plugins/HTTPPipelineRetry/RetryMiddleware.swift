@@ -168,7 +168,7 @@ public struct RetryMiddleware: HTTPMiddleware {
     private func preparing(_ request: HTTPRequest, policy: RetryPolicy) -> HTTPRequest {
         guard policy.addsIdempotencyKey,
             request.fields["Idempotency-Key"] == nil,
-            !policy.idempotentMethods.contains(request.method.rawValue.uppercased())
+            !policy.idempotentMethods.contains(request.method.rawValue)
         else { return request }
         var keyed = request
         keyed.fields["Idempotency-Key"] = UUID().uuidString

@@ -37,7 +37,7 @@ extension RetryPolicy {
     /// - Returns: `true` when sending it twice is safe.
     public func isReplayable(_ request: HTTPRequest) -> Bool {
         guard request.isReplayable else { return false }
-        if idempotentMethods.contains(request.method.rawValue.uppercased()) { return true }
+        if idempotentMethods.contains(request.method.rawValue) { return true }  // HTTPMethod is upper-cased
         return request.fields["Idempotency-Key"]?.isEmpty == false
     }
 

@@ -3,19 +3,25 @@ package enum HTTPGrammar {
     /// `tchar`: letters, digits and ``!#$%&'*+-.^_`|~``, the characters of a token such as a
     /// field name or a method.
     package static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            tokenPunctuation.contains(byte)
-        }
+        // One bit per byte below 128: a shift and a mask, no hashing.
+        let word = byte < 64 ? tokenBitsLow : byte < 128 ? tokenBitsHigh : 0
+        return word & (1 << UInt64(byte & 63)) != 0
     }
 
     /// Whether bytes form a token: at least one, each a ``isTokenCharacter(_:)``.
     package static func isToken<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        !bytes.isEmpty && bytes.allSatisfy(isTokenCharacter)
+        guard !bytes.isEmpty else { return false }
+        if let contiguous = bytes.withContiguousStorageIfAvailable({ buffer in
+            for byte in buffer where !isTokenCharacter(byte) { return false }
+            return true
+        }) {
+            return contiguous
+        }
+        return bytes.allSatisfy(isTokenCharacter)
     }
 
-    private static let tokenPunctuation = Set("!#$%&'*+-.^_`|~".utf8)
+    /// The token characters among bytes 0-63 and 64-127, one bit each: letters, digits and
+    /// ``!#$%&'*+-.^_`|~`` (literals, so reading them costs no lazy-initialisation check).
+    private static var tokenBitsLow: UInt64 { 0x03ff_6cfa_0000_0000 }
+    private static var tokenBitsHigh: UInt64 { 0x57ff_ffff_c7ff_fffe }
 }

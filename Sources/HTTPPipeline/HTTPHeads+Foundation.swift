@@ -32,19 +32,24 @@ extension URLRequest {
     ///   HTTP token, or a value holding CR, LF or NUL (a header injection); the reason names the
     ///   field, never its value.
     public init(_ head: HTTPRequestHead) throws(HTTPTransportError) {
-        var headers: [String: String] = [:]
-        var spelling: [String: String] = [:]
-        for field in head.fields {
+        let fields = head.fields.storage
+        var headers = [String: String](minimumCapacity: fields.count)
+        for index in fields.indices {
+            let field = fields[index]
             guard HTTPGrammar.isToken(field.name.utf8) else {
                 throw .invalidRequest(reason: "a field name is not an HTTP token")
             }
             guard !field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) else {
                 throw .invalidRequest(reason: "the value of \(field.name) holds CR, LF or NUL")
             }
-            let key = field.name.lowercased()
-            let name = spelling[key] ?? field.name
-            spelling[key] = name
-            headers[name] = headers[name].map { $0 + "," + field.value } ?? field.value
+            // A repeated name joins the first one's spelling. Requests carry a handful of
+            // fields: scanning those before is cheaper than lowercasing every name into a table.
+            let first = fields[..<index].first { HTTPFields.sameName($0.name, field.name) }
+            if let name = first?.name, let joined = headers[name] {
+                headers[name] = joined + "," + field.value
+            } else {
+                headers[field.name] = field.value
+            }
         }
         self.init(url: head.url)
         httpMethod = head.method.rawValue

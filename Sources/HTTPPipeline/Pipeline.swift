@@ -82,9 +82,18 @@ extension Pipeline where Middleware == MiddlewareStack {
             try await transport.send(request)
         }
         for layer in middleware.reversed() {
-            let next = chain
-            chain = { request in try await layer.intercept(request, next: next) }
+            chain = Self.link(layer, to: chain)
         }
         self.composed = chain
+    }
+
+    /// One layer bound to the rest of the chain, the layer's type opened here, once, when the
+    /// pipeline is built.
+    @inlinable
+    static func link<Layer: HTTPMiddleware>(
+        _ layer: Layer,
+        to next: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse
+    ) -> @Sendable (HTTPRequest) async throws -> HTTPResponse {
+        { request in try await layer.intercept(request, next: next) }
     }
 }
