@@ -165,7 +165,7 @@ enum Scenario: String, CaseIterable, Sendable {
     static func setCookie(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
         // Redirects refused, so the pipeline sees the 302 and its Set-Cookie. (httpbin takes the
         // cookie in the query; `session` is a secret query name, so the URL is redacted too.)
-        let refusing = try pipeline(over: URLSessionTransport.interop(followingRedirects: false), sink: sink)
+        let refusing = try pipeline(over: URLSessionTransport.interop(), sink: sink)
         let found = try await refusing.send(try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
         #expect(found.status == 302)
         #expect(
@@ -176,7 +176,7 @@ enum Scenario: String, CaseIterable, Sendable {
         // Redirects followed: URLSession keeps the cookie and sends it on to /cookies, which echoes it.
         // (A response carries no URL of its own: that the chain ended at /cookies shows in the body,
         // a `cookies` object only /cookies answers with.)
-        let following = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        let following = try pipeline(over: URLSessionTransport.interop(followingRedirects: true), sink: sink)
         let response = try await following.send(try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
         let data = try await response.bytes()
         #expect(response.status == 200)
@@ -194,7 +194,7 @@ enum Scenario: String, CaseIterable, Sendable {
     }
 
     static func redirectChain(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
-        let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        let pipeline = try pipeline(over: URLSessionTransport.interop(followingRedirects: true), sink: sink)
         let response = try await pipeline.send(try server.request("/redirect/3"))
         let data = try await response.bytes()
         #expect(response.status == 200)
