@@ -14,6 +14,7 @@ import Testing
 enum Scenario: String, CaseIterable, Sendable {
     case defaultHeaders, bearerRefresh, retry503, retry429, gzipDeflate, brotli, passwordBody
     case setCookie, redirectChain, binaryBody, cancellation
+    case redirectToAnotherOrigin, redirectHops, absoluteRedirectHops, relativeRedirectHops
 
     func run(on server: HTTPBin, into sink: InMemoryLogSink) async throws {
         switch self {
@@ -28,6 +29,10 @@ enum Scenario: String, CaseIterable, Sendable {
         case .redirectChain: try await Self.redirectChain(server, sink)
         case .binaryBody: try await Self.binaryBody(server, sink)
         case .cancellation: try await Self.cancellation(server, sink)
+        case .redirectToAnotherOrigin: try await Self.redirectToAnotherOrigin(server, sink)
+        case .redirectHops: try await Self.followedChain("/redirect/3", server, sink)
+        case .absoluteRedirectHops: try await Self.followedChain("/absolute-redirect/3", server, sink)
+        case .relativeRedirectHops: try await Self.followedChain("/relative-redirect/3", server, sink)
         }
     }
 
@@ -195,12 +200,13 @@ enum Scenario: String, CaseIterable, Sendable {
 
     static func redirectChain(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
         let pipeline = try pipeline(over: URLSessionTransport.interop(followingRedirects: true), sink: sink)
-        let response = try await pipeline.send(try server.request("/redirect/3"))
+        // (/redirect/2: the redirect scenarios log /redirect/3 hop by hop into the whole run's sink.)
+        let response = try await pipeline.send(try server.request("/redirect/2"))
         let data = try await response.bytes()
         #expect(response.status == 200)
         // A response carries no URL of its own: httpbin's /get echoes the URL the chain ended at.
         #expect(try jsonObject(data)["url"] as? String == (try server.url("/get").absoluteString))
-        let records = sink.records.filter { $0.url.hasSuffix("/redirect/3") }
+        let records = sink.records.filter { $0.url.hasSuffix("/redirect/2") }
         #expect(records.map(\.outcome) == [.response(status: 200)], "URLSession follows; one exchange is logged")
     }
 
