@@ -18,9 +18,9 @@ extension RedirectMiddleware {
     /// redirect to follow: not a redirect status, or a 307/308 whose body cannot be sent again.
     ///
     /// - Throws: ``RedirectError`` when the redirect is one to follow but cannot or may not be.
-    func nextHop(after response: HTTPResponseHead, of request: HTTPRequest, hopsSoFar: Int, limit: Int) throws(
-        RedirectError
-    ) -> Hop? {
+    func nextHop(after response: HTTPResponseHead, of request: HTTPRequest, hopsSoFar: Int, limit: Int)
+        throws(RedirectError) -> Hop?
+    {
         let status = response.status
         guard Self.redirectStatuses.contains(status) else { return nil }
         let method = request.method
@@ -50,7 +50,8 @@ extension RedirectMiddleware {
         if HTTPOrigin(target) != HTTPOrigin(request.url) {
             for name in policy.fieldsDroppedAcrossOrigins { next.fields.removeAll(named: name) }
         }
-        return Hop(request: next, record: HTTPRedirectHop(status: status, from: request.url, to: target, method: next.method))
+        return Hop(
+            request: next, record: HTTPRedirectHop(status: status, from: request.url, to: target, method: next.method))
     }
 
     /// The `Location` of a redirect, resolved against `base`, with `base`'s fragment when it has

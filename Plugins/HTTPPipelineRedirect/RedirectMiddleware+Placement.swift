@@ -10,7 +10,8 @@ extension RedirectMiddleware: PlacementDeclaring {
         [
             .outside(
                 .auth,
-                because: "each hop should be authorised for its own origin, and a 401 from another origin refresh nothing"
+                because:
+                    "each hop should be authorised for its own origin, and a 401 from another origin refresh nothing"
             ),
             .outside(.retry, because: "a failing hop should be retried on its own, not the chain from its first URL"),
             .inside(

@@ -37,7 +37,8 @@ public struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
         let scheme = scheme.lowercased()
         var host = host.lowercased()
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !scheme.isEmpty, !host.isEmpty, let port = port ?? Self.defaultPort(of: scheme), (0...65535).contains(port)
+        guard !scheme.isEmpty, !host.isEmpty, let port = port ?? Self.defaultPort(of: scheme),
+            (0...65535).contains(port)
         else { return nil }
         self.scheme = scheme
         self.host = host

@@ -42,7 +42,9 @@ extension Scenario {
         let other = try otherOrigin(of: server)
         func redirectTo(_ target: String, status: Int) throws -> HTTPRequest {
             var components = URLComponents(url: try server.url("/redirect-to"), resolvingAgainstBaseURL: false)
-            components?.queryItems = [.init(name: "url", value: target), .init(name: "status_code", value: "\(status)")]
+            components?.queryItems = [
+                .init(name: "url", value: target), .init(name: "status_code", value: "\(status)"),
+            ]
             guard let url = components?.url else { throw InteropFailure("cannot build /redirect-to") }
             var request = HTTPRequest(url: url)
             request.fields["Cookie"] = "sid=\(Secrets.cookieValue)"
@@ -60,7 +62,8 @@ extension Scenario {
         post.body = HTTPBody(Data("kept".utf8))
         let posted = try await pipeline.send(post)
         let echo = try jsonObject(try await posted.bytes())
-        #expect(echo["method"] as? String == "POST" && echo["data"] as? String == "kept", "the 307 kept method and body")
+        #expect(
+            echo["method"] as? String == "POST" && echo["data"] as? String == "kept", "the 307 kept method and body")
         let postHeaders = (echo["headers"] as? [String: String] ?? [:]).keys.map { $0.lowercased() }
         #expect(!postHeaders.contains("authorization") && !postHeaders.contains("cookie"))
 
@@ -88,7 +91,8 @@ extension Scenario {
         #expect(hops.value.last?.to == (try server.url("/get")))
         #expect(hops.value.allSatisfy { $0.status == 302 && $0.method == .get })
         #expect(
-            sink.records.map(\.outcome) == [302, 302, 302, 200].map { .response(status: $0) }, "\(path): each hop logged")
+            sink.records.map(\.outcome) == [302, 302, 302, 200].map { .response(status: $0) },
+            "\(path): each hop logged")
         #expect(sink.records.map(\.url) == ([request.url] + hops.value.map(\.to)).map(\.absoluteString))
     }
 }

@@ -18,7 +18,8 @@ struct PairMatrixRedirectTests {
 
     /// `start` answers `status` with a `Location` on `target`; everything else answers `final`.
     static func redirecting(
-        _ status: Int = 302, to target: String = elsewhere, final: @escaping @Sendable (HTTPRequest) -> ScriptedTransport.Reply
+        _ status: Int = 302, to target: String = elsewhere,
+        final: @escaping @Sendable (HTTPRequest) -> ScriptedTransport.Reply
     ) -> ScriptedTransport {
         ScriptedTransport { request in
             request.url.absoluteString == start
@@ -45,7 +46,8 @@ struct PairMatrixRedirectTests {
             #expect(observed.sentHeader("User-Agent") == ["Shelf/2.3", "Shelf/2.3"], "\(label): other defaults go on")
             switch order {
             case .firstOutside:
-                #expect(observed.sentHeader("X-API-Key") == ["k3y", "k3y"], "\(label): the key reaches the other origin")
+                #expect(
+                    observed.sentHeader("X-API-Key") == ["k3y", "k3y"], "\(label): the key reaches the other origin")
             case .secondOutside:
                 #expect(observed.sentHeader("X-API-Key") == ["k3y", nil], "\(label): the key stays with its origin")
             }
@@ -70,7 +72,8 @@ struct PairMatrixRedirectTests {
             #expect(observed.sent.map(\.url) == [Self.start, Self.elsewhere], "\(label): two hops on the wire")
             switch order {
             case .firstOutside:
-                #expect(observed.records.map(\.outcome) == [.response(status: 302), .response(status: 200)], "\(label)")
+                #expect(
+                    observed.records.map(\.outcome) == [.response(status: 302), .response(status: 200)], "\(label)")
                 #expect(observed.records.map(\.url) == [Self.start, Self.elsewhere], "\(label): each hop's URL")
             case .secondOutside:
                 #expect(observed.records.map(\.outcome) == [.response(status: 200)], "\(label): the final status")
@@ -160,7 +163,9 @@ struct PairMatrixRedirectTests {
         #expect(seen[.firstOutside]?.sent != seen[.secondOutside]?.sent, "D–R: the wire must differ")
     }
 
-    @Test("After a 303 from a POST, retry inside redirects retries the GET hop's 503; retry outside sees a POST and does not")
+    @Test(
+        "After a 303 from a POST, retry inside redirects retries the GET hop's 503; retry outside sees a POST and does not"
+    )
     func retryInsideRedirectsRetriesTheGetHopOfAPostRetryOutsideDoesNot() async throws {
         var seen: [PairOrder: PairObservation] = [:]
         for order in PairOrder.allCases {
@@ -202,7 +207,8 @@ struct PairMatrixRedirectTests {
                     ? .status(
                         302,
                         headers: [
-                            "Location": Self.elsewhere, "Content-Encoding": "gzip", "Content-Length": String(moved.count),
+                            "Location": Self.elsewhere, "Content-Encoding": "gzip",
+                            "Content-Length": String(moved.count),
                         ], body: moved)
                     : gzipReply(200, final)
             }

@@ -124,7 +124,9 @@ import Testing
         #expect(histories.map { $0?.originalURL } == Array(repeating: url("https://api.example.invalid/a"), count: 3))
         #expect(histories.map { $0?.hops.count } == [0, 1, 2])
         #expect(histories.map { $0?.currentURL.absoluteString } == sentURLs(transport))
-        #expect(transport.requests.map(\.callOrigin) == Array(repeating: HTTPOrigin(url("https://api.example.invalid")), count: 3))
+        #expect(
+            transport.requests.map(\.callOrigin)
+                == Array(repeating: HTTPOrigin(url("https://api.example.invalid")), count: 3))
     }
 
     @Test func eachHopGoesThroughTheLayersInside() async throws {

@@ -16,7 +16,8 @@ import Testing
     ])
     func aRelativeLocationIsResolvedAgainstTheURLThatAnswered(location: String, expected: String) async throws {
         let transport = transport(["http://a/b/c/d;p?q": redirect(302, to: location)])
-        _ = try await Pipeline(transport: transport) { RedirectMiddleware() }.send(HTTPRequest(url: url("http://a/b/c/d;p?q")))
+        _ = try await Pipeline(transport: transport) { RedirectMiddleware() }.send(
+            HTTPRequest(url: url("http://a/b/c/d;p?q")))
         #expect(sentURLs(transport) == ["http://a/b/c/d;p?q", expected])
     }
 
@@ -66,7 +67,8 @@ import Testing
 
     @Test func errorDescriptionsShowNoQueryOrUserInfo() {
         let error = RedirectError.loop(method: .get, url: url("https://user:pw@api.example.invalid/a?token=s3cret#f"))
-        #expect(error.description == "a redirect loop: GET https://api.example.invalid:443/a was already sent in this call")
+        #expect(
+            error.description == "a redirect loop: GET https://api.example.invalid:443/a was already sent in this call")
         let malformed = RedirectError.malformedLocation(status: 302, location: "http://exa mple/?token=s3cret")
         #expect(!malformed.description.contains("s3cret"))
     }

@@ -55,7 +55,8 @@ import FoundationNetworking
         #expect(landed.status == 200)
         #expect(try await landed.body.collect(upTo: 100) == Data("landed".utf8))
 
-        var post = HTTPRequest(method: .post, url: serverA.baseURL.appending(path: "submit"), body: HTTPBody(Data("form".utf8)))
+        var post = HTTPRequest(
+            method: .post, url: serverA.baseURL.appending(path: "submit"), body: HTTPBody(Data("form".utf8)))
         post.fields["Cookie"] = Self.callerCookie
         post.fields["Content-Type"] = "text/plain"
         let received = try await pipeline.send(post)

@@ -58,7 +58,9 @@ import Testing
     }
 
     @Test func httpsToHttpIsRefusedByDefaultAndNothingIsSentInClearText() async throws {
-        let transport = transport(["https://api.example.invalid/start": redirect(302, to: "http://api.example.invalid/x")])
+        let transport = transport([
+            "https://api.example.invalid/start": redirect(302, to: "http://api.example.invalid/x")
+        ])
         let error = await redirectError(credentialed("https://api.example.invalid/start"), over: transport)
         #expect(
             error
@@ -69,7 +71,9 @@ import Testing
     }
 
     @Test func httpsToHttpIsFollowedWhenThePolicyAllowsIt() async throws {
-        let transport = transport(["https://api.example.invalid/start": redirect(302, to: "http://api.example.invalid/x")])
+        let transport = transport([
+            "https://api.example.invalid/start": redirect(302, to: "http://api.example.invalid/x")
+        ])
         let redirects = RedirectMiddleware(policy: RedirectPolicy(allowsInsecureRedirects: true))
         let response = try await Pipeline(transport: transport) { redirects }
             .send(credentialed("https://api.example.invalid/start"))
@@ -79,7 +83,9 @@ import Testing
     }
 
     @Test func httpToHttpsIsFollowed() async throws {
-        let transport = transport(["http://api.example.invalid/start": redirect(301, to: "https://api.example.invalid/start")])
+        let transport = transport([
+            "http://api.example.invalid/start": redirect(301, to: "https://api.example.invalid/start")
+        ])
         let response = try await Pipeline(transport: transport) { RedirectMiddleware() }
             .send(HTTPRequest(url: url("http://api.example.invalid/start")))
         #expect(response.status == 200)

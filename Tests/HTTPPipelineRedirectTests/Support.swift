@@ -62,8 +62,9 @@ func jsonPost(_ method: HTTPMethod = .post, to target: String, body: HTTPBody? =
 
 /// A single-pass stream of `text`.
 func singlePass(_ text: String) -> HTTPBody {
-    HTTPBody(stream: AsyncStream { continuation in
-        continuation.yield(Data(text.utf8))
-        continuation.finish()
-    })
+    HTTPBody(
+        stream: AsyncStream { continuation in
+            continuation.yield(Data(text.utf8))
+            continuation.finish()
+        })
 }

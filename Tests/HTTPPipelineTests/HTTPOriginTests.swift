@@ -16,7 +16,9 @@ import Testing
 
     @Test func urlsDifferingOnlyInPathQueryUserInfoOrAWrittenDefaultPortShareAnOrigin() throws {
         let base = try origin("https://api.example.com/a")
-        for other in ["https://api.example.com:443/b?x=1", "https://user:pw@API.EXAMPLE.COM/c#f", "HTTPS://api.example.com"] {
+        for other in [
+            "https://api.example.com:443/b?x=1", "https://user:pw@API.EXAMPLE.COM/c#f", "HTTPS://api.example.com",
+        ] {
             #expect(try origin(other) == base, "\(other)")
         }
     }
