@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "HTTPPipelineGzip", targets: ["HTTPPipelineGzip"]),
         .library(name: "HTTPPipelineRetry", targets: ["HTTPPipelineRetry"]),
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
+        .library(name: "HTTPPipelineRedirect", targets: ["HTTPPipelineRedirect"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .executable(name: "pipeline-demo", targets: ["PipelineDemo"]),
@@ -69,6 +70,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HTTPPipelineRedirect",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineRedirect",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "HTTPPipelineStandard",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
@@ -84,6 +91,7 @@ let package = Package(
                 "HTTPPipelineRetry",
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures", "LibraryFixtures",
+                "HTTPPipelineRedirect",
             ],
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
@@ -144,10 +152,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPPipelineRedirectTests",
+            dependencies: [
+                "HTTPPipelineRedirect", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth",
+                "HTTPPipelineLogging",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HTTPPipelineOrderingTests",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
+                "HTTPPipelineRedirect",
             ],
             swiftSettings: swiftSettings
         ),
@@ -156,6 +173,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
+                "HTTPPipelineRedirect",
             ],
             swiftSettings: swiftSettings
         ),
@@ -164,6 +182,7 @@ let package = Package(
             dependencies: [
                 "PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging",
                 "HTTPPipelineHeaders", "HTTPPipelineRetry", "HTTPPipelineGzip",
+                "HTTPPipelineRedirect",
             ],
             swiftSettings: swiftSettings
         ),
@@ -245,6 +264,7 @@ let package = Package(
                 "HTTPPipelineLogging",
                 "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures",
+                "HTTPPipelineRedirect",
             ],
             swiftSettings: swiftSettings
         ),

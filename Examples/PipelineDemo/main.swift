@@ -96,6 +96,7 @@ func runDemo() async throws {
     try await showPlugins(server: server, transport: transport)
     try await showRetry(server: server, transport: transport)
     try await showAuth(server: server, transport: transport)
+    try await showRedirect(server: server, transport: transport)
     try showOrdering(server: server, transport: transport)
     try await showStreaming(server: server, transport: transport)
     try await showLibrary()

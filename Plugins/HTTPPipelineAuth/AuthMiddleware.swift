@@ -44,11 +44,17 @@ public import HTTPPipeline
 /// - **Bodies that cannot be replayed**: a rejected request whose body is a stream
 ///   that can be read only once (`HTTPRequest.isReplayable` is false) still triggers the
 ///   refresh, but its response is returned as it is instead of being sent again without its body.
+/// - **Origins**: behind a redirect layer, the credential goes only to the origin the call
+///   started at (`HTTPRequestContext.redirectHistory`) or one of ``AuthOptions/allowedOrigins``;
+///   a hop to another origin passes through without it, and its 401 refreshes nothing.
 ///
 /// The token endpoint must be called through a pipeline without this middleware (see
 /// ``CredentialSource``). Copies of one middleware value share one credential and one refresh.
 ///
 /// ## Ordering
+/// - **Inside redirects** (`RedirectMiddleware` listed first): each hop is authorised for its own
+///   origin. With auth outside, the credential is attached once, a redirect layer drops it on a
+///   hop to another origin, and a 401 at the end of the chain refreshes and replays it whole.
 /// - **Inside retry** (retry listed first): every attempt runs auth again, so an attempt made after
 ///   the credential changed carries the new one. With auth outside retry a plain 401 still
 ///   recovers (auth replays the whole retried call once), but every attempt inside carries the
@@ -82,8 +88,9 @@ public struct AuthMiddleware: HTTPMiddleware {
     /// Authorises the request, sends it, and on rejection refreshes and replays it once.
     ///
     /// - Parameters:
-    ///   - request: The request; passed on untouched when ``AuthOptions/skips`` says so or when it
-    ///     already carries the credential's header.
+    ///   - request: The request; passed on untouched when ``AuthOptions/skips`` says so, when it
+    ///     goes to an origin the credential is not for, or when it already carries the
+    ///     credential's header.
     ///   - next: The rest of the pipeline, called once, or twice when a rejected request is replayed.
     /// - Returns: The response: the replay's when there was one, even if it is rejected again.
     /// - Throws: ``AuthError`` when no usable credential can be had, `CancellationError`, or what
@@ -97,7 +104,7 @@ public struct AuthMiddleware: HTTPMiddleware {
             request.context.auth = nil
             return try await other.intercept(request, next: next)
         }
-        guard !options.skips(request) else { return try await next(request) }
+        guard !options.skips(request), options.sendsCredential(with: request) else { return try await next(request) }
         let carried = request.fields
         guard let lease = try await store.lease(unless: { carried[$0] != nil }),
             request.fields[lease.credential.headerName] == nil

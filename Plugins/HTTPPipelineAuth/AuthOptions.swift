@@ -32,9 +32,15 @@ public struct AuthOptions: Sendable {
     /// whose ``CredentialSource/persist(_:)`` stores what `currentCredential()` returns. Off by
     /// default: the source is read once.
     public var readsSourceOnEveryRequest: Bool
+    /// Origins the credential is sent to besides the one each call started at. Empty by
+    /// default: a hop of a redirect (`HTTPRequestContext.redirectHistory`) to another origin goes
+    /// without the credential, and its 401 refreshes nothing. Without a redirect layer outside,
+    /// every request is its call's first, so this changes nothing.
+    public var allowedOrigins: Set<HTTPOrigin>
 
     /// Status 401 means unauthorised, 60 s proactive window, 30 s refresh timeout, at most 5
-    /// refreshes a minute, no cooldown, the source read once.
+    /// refreshes a minute, no cooldown, the source read once, the credential sent only to each
+    /// call's first origin.
     public static let `default` = AuthOptions()
 
     /// Creates options; every parameter has the default described on ``default``.
@@ -48,6 +54,7 @@ public struct AuthOptions: Sendable {
     ///   - refreshLimitWindow: The window of the refresh limit.
     ///   - cooldownAfterFailure: How long a failed refresh keeps failing requests fast.
     ///   - readsSourceOnEveryRequest: Whether every request reads the source.
+    ///   - allowedOrigins: Origins the credential goes to besides each call's first one.
     public init(
         isUnauthorized: @escaping @Sendable (HTTPResponseHead) -> Bool = { $0.status == 401 },
         skips: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false },
@@ -56,7 +63,8 @@ public struct AuthOptions: Sendable {
         refreshLimit: Int = 5,
         refreshLimitWindow: Duration = .seconds(60),
         cooldownAfterFailure: Duration = .zero,
-        readsSourceOnEveryRequest: Bool = false
+        readsSourceOnEveryRequest: Bool = false,
+        allowedOrigins: Set<HTTPOrigin> = []
     ) {
         self.isUnauthorized = isUnauthorized
         self.skips = skips
@@ -66,6 +74,15 @@ public struct AuthOptions: Sendable {
         self.refreshLimitWindow = max(refreshLimitWindow, .zero)
         self.cooldownAfterFailure = max(cooldownAfterFailure, .zero)
         self.readsSourceOnEveryRequest = readsSourceOnEveryRequest
+        self.allowedOrigins = allowedOrigins
+    }
+
+    /// Whether the credential may go with `request`: always for a call's first request; for a
+    /// later hop, when it goes to the call's first origin or one of ``allowedOrigins``.
+    func sendsCredential(with request: HTTPRequest) -> Bool {
+        guard let history = request.context.redirectHistory else { return true }
+        guard let origin = HTTPOrigin(request.url) else { return false }
+        return origin == history.originalOrigin || allowedOrigins.contains(origin)
     }
 
     /// A predicate for servers that reject tokens with a 401, or with a `WWW-Authenticate`

@@ -8,10 +8,16 @@
 /// whether it talks to the network or to a stack of middleware.
 ///
 /// Conforming types must be `Sendable`: one transport serves many concurrent requests.
+///
+/// **Do not follow redirects: return the 3xx response**, `Location` and all. A redirect followed
+/// below the pipeline is invisible to it: no log records the hop, and no layer decides which
+/// credentials go to the other origin. A redirect layer (`RedirectMiddleware`) follows them as
+/// hops of the pipeline instead; `URLSessionTransport` hands them back by default.
 public protocol HTTPTransport: Sendable {
     /// Sends a request and returns its response.
     ///
-    /// A request body that is a single-pass stream is read at most once.
+    /// A request body that is a single-pass stream is read at most once. A redirect is returned
+    /// as the response it is, not followed.
     ///
     /// - Parameter request: The request to send, complete with head, body and context.
     /// - Returns: The response head and its body, buffered or streamed as the transport reads it.

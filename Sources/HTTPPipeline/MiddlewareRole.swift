@@ -28,6 +28,8 @@ public struct MiddlewareRole: Hashable, Sendable, ExpressibleByStringLiteral, Cu
     public static let auth: MiddlewareRole = "auth"
     /// Sends a request more than once.
     public static let retry: MiddlewareRole = "retry"
+    /// Follows redirects: sends the call on to another URL, hop by hop.
+    public static let redirects: MiddlewareRole = "redirects"
     /// Decodes response bodies (gzip, deflate).
     public static let decoding: MiddlewareRole = "decoding"
     /// Changes the outgoing request in a way a log should show (headers, credentials).

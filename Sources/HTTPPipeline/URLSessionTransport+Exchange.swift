@@ -46,7 +46,7 @@ final class SessionExchange: Sendable {
     ///   - spillDirectory: Where bytes the reader has not taken go past ``memoryLimit``.
     ///   - followsRedirects: Whether the session follows a redirect.
     init(
-        progress: (@Sendable (HTTPTransferProgress) -> Void)? = nil, spillDirectory: URL, followsRedirects: Bool = true
+        progress: (@Sendable (HTTPTransferProgress) -> Void)? = nil, spillDirectory: URL, followsRedirects: Bool = false
     ) {
         self.progress = progress
         self.spillDirectory = spillDirectory

@@ -68,7 +68,7 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
         completionHandler: @escaping (URLRequest?) -> Void
     ) {
         // Refused, the 3xx itself is the response, with its body.
-        let follows = exchange(for: task)?.followsRedirects ?? true
+        let follows = exchange(for: task)?.followsRedirects ?? false
         guard follows else { return completionHandler(nil) }
         Self.storeCookies(of: response, in: session)
         completionHandler(Self.withCookies(request, from: session))

@@ -35,6 +35,10 @@ public import Foundation
 ///   lost, cannot connect, …), unchanged, so retry policies can inspect their codes; one that
 ///   happens in the middle of a streamed body is thrown by the read that meets it.
 /// - HTTP error statuses are returned, not thrown.
+/// - **Redirects** are handed back as the 3xx response they are, for a redirect layer in the
+///   pipeline to follow (``followsRedirects`` is `false` by default). Cookies a response sets
+///   are stored in the configuration's cookie storage either way, and later requests to their
+///   domain carry them.
 ///
 /// `URLSession` already inflates `gzip`, `deflate` and `br` bodies and keeps the `Content-Encoding`
 /// header; decoding plugins above this transport must expect already-decoded bodies.
@@ -49,8 +53,8 @@ public struct URLSessionTransport: HTTPTransport {
     /// Where streamed request bodies are written before they are uploaded, and where response
     /// bytes a slow reader has not taken yet are kept; `nil` for the system's temporary directory.
     public let spoolDirectory: URL?
-    /// Whether `URLSession` follows redirects below the pipeline (the default, as before), or
-    /// hands each 3xx response back to it.
+    /// Whether `URLSession` follows redirects below the pipeline, or hands each 3xx response back
+    /// to it (the default).
     public let followsRedirects: Bool
 
     @usableFromInline let owner: SessionOwner
@@ -76,14 +80,17 @@ public struct URLSessionTransport: HTTPTransport {
     ///   - spoolDirectory: Where streamed request bodies are written before they are uploaded
     ///     (each file is removed when its request ends); the system's temporary directory by
     ///     default.
-    ///   - followsRedirects: Whether `URLSession` follows redirects below the pipeline; `true`
-    ///     by default. With `false`, a 3xx response is handed back as it came, `Location` and
-    ///     `Set-Cookie` included.
+    ///   - followsRedirects: Whether `URLSession` follows redirects below the pipeline; `false`
+    ///     by default: a 3xx response is handed back as it came, `Location` and `Set-Cookie`
+    ///     included, for a redirect layer (`RedirectMiddleware`) to follow hop by hop. With `true`,
+    ///     `URLSession` follows them where no layer sees them: no log records the hops, no auth
+    ///     layer decides what goes where, and `URLSession` sends the request's `Authorization`
+    ///     and `Cookie` fields on to another host.
     public init(
         configuration: URLSessionConfiguration? = nil,
         bufferingLimit: Int = 256 << 10,
         spoolDirectory: URL? = nil,
-        followsRedirects: Bool = true
+        followsRedirects: Bool = false
     ) {
         self.followsRedirects = followsRedirects
         self.owner = configuration.map(SessionOwner.init(configuration:)) ?? SessionOwner.shared

@@ -93,8 +93,9 @@ final class RejectedThenFreshTokens: CredentialSource {
 
 extension URLSessionTransport {
     /// A transport over a session of its own (ephemeral: cookies one scenario sets never reach
-    /// another), following redirects or not; a request times out after 30 s.
-    static func interop(followingRedirects: Bool = true) -> URLSessionTransport {
+    /// another), handing redirects back (as `URLSessionTransport` does by default) or following
+    /// them below the pipeline; a request times out after 30 s.
+    static func interop(followingRedirects: Bool = false) -> URLSessionTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 8
         configuration.timeoutIntervalForRequest = 30

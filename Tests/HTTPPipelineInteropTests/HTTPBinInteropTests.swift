@@ -51,6 +51,22 @@ struct HTTPBinInteropTests {
         try await run(.redirectChain)
     }
 
+    @Test func aRedirectToAnotherOriginCarriesNoCredentialOrCookieAndOneWithinTheOriginKeepsBoth() async throws {
+        try await run(.redirectToAnotherOrigin)
+    }
+
+    @Test func redirectMiddlewareFollowsRedirect3HopByHop() async throws {
+        try await run(.redirectHops)
+    }
+
+    @Test func redirectMiddlewareFollowsAbsoluteRedirect3HopByHop() async throws {
+        try await run(.absoluteRedirectHops)
+    }
+
+    @Test func redirectMiddlewareFollowsRelativeRedirect3HopByHop() async throws {
+        try await run(.relativeRedirectHops)
+    }
+
     @Test func aBinaryBodyIsSummarisedInTheLogNotDumped() async throws {
         try await run(.binaryBody)
     }

@@ -14,6 +14,7 @@ import Testing
 enum Scenario: String, CaseIterable, Sendable {
     case defaultHeaders, bearerRefresh, retry503, retry429, gzipDeflate, brotli, passwordBody
     case setCookie, redirectChain, binaryBody, cancellation
+    case redirectToAnotherOrigin, redirectHops, absoluteRedirectHops, relativeRedirectHops
 
     func run(on server: HTTPBin, into sink: InMemoryLogSink) async throws {
         switch self {
@@ -28,6 +29,10 @@ enum Scenario: String, CaseIterable, Sendable {
         case .redirectChain: try await Self.redirectChain(server, sink)
         case .binaryBody: try await Self.binaryBody(server, sink)
         case .cancellation: try await Self.cancellation(server, sink)
+        case .redirectToAnotherOrigin: try await Self.redirectToAnotherOrigin(server, sink)
+        case .redirectHops: try await Self.followedChain("/redirect/3", server, sink)
+        case .absoluteRedirectHops: try await Self.followedChain("/absolute-redirect/3", server, sink)
+        case .relativeRedirectHops: try await Self.followedChain("/relative-redirect/3", server, sink)
         }
     }
 
@@ -165,7 +170,7 @@ enum Scenario: String, CaseIterable, Sendable {
     static func setCookie(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
         // Redirects refused, so the pipeline sees the 302 and its Set-Cookie. (httpbin takes the
         // cookie in the query; `session` is a secret query name, so the URL is redacted too.)
-        let refusing = try pipeline(over: URLSessionTransport.interop(followingRedirects: false), sink: sink)
+        let refusing = try pipeline(over: URLSessionTransport.interop(), sink: sink)
         let found = try await refusing.send(try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
         #expect(found.status == 302)
         #expect(
@@ -176,7 +181,7 @@ enum Scenario: String, CaseIterable, Sendable {
         // Redirects followed: URLSession keeps the cookie and sends it on to /cookies, which echoes it.
         // (A response carries no URL of its own: that the chain ended at /cookies shows in the body,
         // a `cookies` object only /cookies answers with.)
-        let following = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        let following = try pipeline(over: URLSessionTransport.interop(followingRedirects: true), sink: sink)
         let response = try await following.send(try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
         let data = try await response.bytes()
         #expect(response.status == 200)
@@ -194,13 +199,14 @@ enum Scenario: String, CaseIterable, Sendable {
     }
 
     static func redirectChain(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
-        let pipeline = try pipeline(over: URLSessionTransport.interop(), sink: sink)
-        let response = try await pipeline.send(try server.request("/redirect/3"))
+        let pipeline = try pipeline(over: URLSessionTransport.interop(followingRedirects: true), sink: sink)
+        // (/redirect/2: the redirect scenarios log /redirect/3 hop by hop into the whole run's sink.)
+        let response = try await pipeline.send(try server.request("/redirect/2"))
         let data = try await response.bytes()
         #expect(response.status == 200)
         // A response carries no URL of its own: httpbin's /get echoes the URL the chain ended at.
         #expect(try jsonObject(data)["url"] as? String == (try server.url("/get").absoluteString))
-        let records = sink.records.filter { $0.url.hasSuffix("/redirect/3") }
+        let records = sink.records.filter { $0.url.hasSuffix("/redirect/2") }
         #expect(records.map(\.outcome) == [.response(status: 200)], "URLSession follows; one exchange is logged")
     }
 

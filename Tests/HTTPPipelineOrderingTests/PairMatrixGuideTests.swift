@@ -28,6 +28,7 @@ struct PairMatrixGuideTests {
 
     static let matrixFiles = [
         "PairMatrixHeadersTests.swift", "PairMatrixLoggingTests.swift", "PairMatrixAuthRetryGzipTests.swift",
+        "PairMatrixRedirectTests.swift",
     ]
 
     @Test("Every test the guide's pair table names exists in the file it names")
@@ -58,7 +59,9 @@ struct PairMatrixGuideTests {
     func theGuideCoversAllTenPairs() throws {
         let guide = try String(contentsOf: Self.root.appending(path: "Documentation/Ordering.md"), encoding: .utf8)
         let rows = guide.split(separator: "\n").filter { $0.hasPrefix("| ") }
-        for pair in ["H–L", "H–A", "H–R", "H–G", "L–A", "L–R", "L–G", "A–R", "A–G", "R–G"] {
+        for pair in ["H–L", "H–A", "H–R", "H–G", "L–A", "L–R", "L–G", "A–R", "A–G", "R–G"]
+            + ["D–H", "D–L", "D–A", "D–R", "D–G"]
+        {
             #expect(rows.contains { $0.hasPrefix("| \(pair)") }, "Ordering.md has a row for \(pair)")
         }
     }

@@ -268,7 +268,7 @@ struct URLSessionTransportStreamingTests {
         #expect(try await response.body.collect(upTo: 0).isEmpty)
     }
 
-    @Test("With followsRedirects false a 302 comes back as it is; by default URLSession follows it")
+    @Test("By default a 302 comes back as it is; with followsRedirects true URLSession follows it")
     func redirectsFollowedOrHandedBack() async throws {
         let server = LoopbackServer()
         server.route(
@@ -278,19 +278,19 @@ struct URLSessionTransportStreamingTests {
         try server.start()
         defer { server.stop() }
         let request = HTTPRequest(url: server.baseURL.appendingPathComponent("old"))
-        let handedBack = try await URLSessionTransport(configuration: .ephemeral, followsRedirects: false).send(request)
+        let handedBack = try await URLSessionTransport(configuration: .ephemeral).send(request)
         #expect(handedBack.status == 302)
         #expect(handedBack.fields["Location"] == "/new")
         #expect(handedBack.fields["Set-Cookie"] == "a=b")
         #expect(try await handedBack.body.collect(upTo: 100) == Data("moved".utf8))
         #expect(server.requests.map(\.path) == ["/old"])
 
-        let followed = try await URLSessionTransport().send(request)
+        let followed = try await URLSessionTransport(followsRedirects: true).send(request)
         #expect(followed.status == 200)
         #expect(try await followed.body.collect(upTo: 100) == Data("here".utf8))
     }
 
-    @Test("A followed redirect carries the cookie its 302 set, as URLSession does")
+    @Test("A redirect URLSession follows (followsRedirects true) carries the cookie its 302 set")
     func followedRedirectCarriesCookie() async throws {
         let server = LoopbackServer()
         server.route(
@@ -299,7 +299,7 @@ struct URLSessionTransportStreamingTests {
         server.route("GET", "/echo", .init(body: Data("ok".utf8)))
         try server.start()
         defer { server.stop() }
-        let transport = URLSessionTransport(configuration: .ephemeral)
+        let transport = URLSessionTransport(configuration: .ephemeral, followsRedirects: true)
         let response = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("set")))
         #expect(response.status == 200)
         #expect(server.requests.map(\.path) == ["/set", "/echo"])

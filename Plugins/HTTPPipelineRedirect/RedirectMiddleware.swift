@@ -1,0 +1,119 @@
+import Foundation
+public import HTTPPipeline
+
+/// Follows redirects as hops of the pipeline: each hop goes through the layers inside this one,
+/// and a hop to another origin drops the caller's credentials.
+///
+/// ```swift
+/// import HTTPPipelineAuth
+/// import HTTPPipelineLogging
+/// import HTTPPipelineRetry
+///
+/// let pipeline = Pipeline(transport: URLSessionTransport()) {
+///     RedirectMiddleware()                              // outermost of the four: one call, many hops
+///     RetryMiddleware(policy: .default)                 // retries a failing hop, not the chain
+///     AuthMiddleware(source: tokenStore)                // authorises each hop, for its origin
+///     LoggingMiddleware(level: .basic, sink: sink)      // one record per hop
+/// }
+/// ```
+///
+/// The transport must hand 3xx responses back rather than follow them (`URLSessionTransport`
+/// does by default). On a 301, 302, 303, 307 or 308 the middleware sends the next hop to the
+/// `Location`, under its ``RedirectPolicy``:
+///
+/// - **Methods and bodies.** A 303 (to anything but `HEAD`), and a 301 or 302 to anything but
+///   `GET` or `HEAD`, become a `GET` without a body: `Content-Type`, `Content-Length`,
+///   `Content-Encoding` and `Transfer-Encoding` go with it. A 307 or 308 keeps the method and
+///   the body, and is followed only when the body can be sent again (`HTTPRequest.isReplayable`):
+///   with a single-pass stream already sent, the 3xx is returned as it is. Other statuses (300,
+///   304) are never followed.
+/// - **Origins.** A hop to another scheme, host or port drops `Authorization`,
+///   `Proxy-Authorization`, `Cookie` and the fields of ``RedirectPolicy/strippedAcrossOrigins``;
+///   a hop within the origin keeps them. What a hop dropped stays dropped for the rest of the
+///   call, even back at the first origin (auth inside attaches its credential again there).
+/// - **Where to.** A relative `Location` is resolved against the URL that answered (RFC 3986);
+///   when it has no fragment, that URL's fragment carries over (RFC 9110 §10.2.2). A missing or
+///   malformed `Location`, or one that is not `http` or `https` (`file:`, `data:`,
+///   `javascript:`, `ftp:`), throws a ``RedirectError`` and nothing is sent; so does `https` to
+///   `http`, unless ``RedirectPolicy/allowsInsecureRedirects``.
+/// - **Limits.** More than ``RedirectPolicy/maximumHops`` redirects throw
+///   ``RedirectError/tooManyRedirects(limit:)``; a hop to a method and URL already sent in the
+///   call throws ``RedirectError/loop(method:url:)``.
+/// - **Bodies of redirects** are dropped unread (a streamed one stops downloading); the caller
+///   gets the final response.
+/// - **Which hops.** Every request sent carries `HTTPRequestContext.redirectHistory` (the
+///   original URL and the hops so far) for the layers inside; the caller may watch the hops with
+///   `HTTPRequestContext.onRedirect`, whose last `to` is the URL the final response came from.
+///   One call can turn following off or cap it with `HTTPRequestContext.redirects`.
+///
+/// ## Ordering
+/// - **Outside auth**: auth authorises each hop for its own origin (by default only the call's
+///   first origin gets the credential) and a 401 from another origin triggers no refresh. With
+///   auth outside, the credential is attached once and this layer drops it across origins, but a
+///   401 at the end of the chain makes auth refresh and replay the whole chain.
+/// - **Outside retry**: a failing hop is retried on its own, with its own method's idempotency.
+///   With retry outside, a retry starts the chain again from the first URL.
+/// - **Outside logging**: one record per hop, each with its own URL and status. Inside logging,
+///   one record per call with the first URL and the final status.
+/// - **Inside default headers**: they are set once on the call, so a hop to another origin can
+///   drop the ones listed in ``RedirectPolicy/strippedAcrossOrigins``. Inside this layer, default
+///   headers are added to every hop, another origin's included.
+/// - **Gzip** may be on either side: the final body is decoded the same way and redirect bodies
+///   are dropped either way; keep it innermost, as the recommended stack does.
+public struct RedirectMiddleware: HTTPMiddleware {
+    /// Which redirects are followed and what crosses origins.
+    public let policy: RedirectPolicy
+
+    /// Creates the middleware.
+    ///
+    /// - Parameter policy: Which redirects are followed; ``RedirectPolicy/default`` by default.
+    public init(policy: RedirectPolicy = .default) {
+        self.policy = policy
+    }
+
+    /// Sends the request, and each redirect's next hop, until a response that is not followed.
+    ///
+    /// - Parameters:
+    ///   - request: The call's first request.
+    ///   - next: The rest of the pipeline, called once per hop.
+    /// - Returns: The first response that is not a followed redirect.
+    /// - Throws: ``RedirectError`` when a redirect cannot or may not be followed, or what `next`
+    ///   threw.
+    public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        var limit = policy.maximumHops
+        switch request.context.redirects {
+        case nil: break
+        case .doNotFollow?: return try await next(request)
+        case .maximumHops(let hops)?: limit = max(hops, 0)
+        }
+        var current = request
+        var history = request.context.redirectHistory ?? HTTPRedirectHistory(originalURL: request.url)
+        current.context.redirectHistory = history
+        var sent: Set<Visit> = [Visit(current)]
+        while true {
+            let response = try await next(current)
+            // The redirect's response is not used past this point: its body is dropped unread.
+            guard var hop = try nextHop(after: response.head, of: current, hopsSoFar: history.hops.count, limit: limit)
+            else { return response }
+            guard sent.insert(Visit(hop.request)).inserted else {
+                throw RedirectError.loop(method: hop.request.method, url: hop.request.url)
+            }
+            history.hops.append(hop.record)
+            hop.request.context.redirectHistory = history
+            request.context.onRedirect?(hop.record)
+            current = hop.request
+        }
+    }
+
+    /// One request already sent in the call: its method and URL without the fragment.
+    struct Visit: Hashable {
+        let method: HTTPMethod
+        let url: String
+
+        init(_ request: HTTPRequest) {
+            method = request.method
+            let text = request.url.absoluteString
+            url = text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
+        }
+    }
+}
