@@ -86,20 +86,25 @@ public struct RedirectMiddleware: HTTPMiddleware {
         case .doNotFollow?: return try await next(request)
         case .maximumHops(let hops)?: limit = max(hops, 0)
         }
+        // The first request goes out as it came: a request without a history is at its call's
+        // origin, and the history and the loop check cost nothing until a redirect arrives.
         var current = request
-        var history = request.context.redirectHistory ?? HTTPRedirectHistory(originalURL: request.url)
-        current.context.redirectHistory = history
-        var sent: Set<Visit> = [Visit(current)]
+        var history = request.context.redirectHistory
+        var sent: Set<Visit> = []
         while true {
             let response = try await next(current)
             // The redirect's response is not used past this point: its body is dropped unread.
-            guard var hop = try nextHop(after: response.head, of: current, hopsSoFar: history.hops.count, limit: limit)
+            let hopsSoFar = history?.hops.count ?? 0
+            guard var hop = try nextHop(after: response.head, of: current, hopsSoFar: hopsSoFar, limit: limit)
             else { return response }
+            if sent.isEmpty { sent.insert(Visit(current)) }
             guard sent.insert(Visit(hop.request)).inserted else {
                 throw RedirectError.loop(method: hop.request.method, url: hop.request.url)
             }
-            history.hops.append(hop.record)
-            hop.request.context.redirectHistory = history
+            var hops = history ?? HTTPRedirectHistory(originalURL: request.url)
+            hops.hops.append(hop.record)
+            history = hops
+            hop.request.context.redirectHistory = hops
             request.context.onRedirect?(hop.record)
             current = hop.request
         }

@@ -113,7 +113,7 @@ import Testing
             ])
     }
 
-    @Test func everyHopCarriesTheOriginalURLAndTheHopsSoFarForTheLayersInside() async throws {
+    @Test func everyHopAfterTheFirstCarriesTheOriginalURLAndTheHopsSoFarTheFirstRequestGoesOutAsItCame() async throws {
         let transport = transport([
             "https://api.example.invalid/a": redirect(302, to: "https://cdn.example.invalid/b"),
             "https://cdn.example.invalid/b": redirect(302, to: "/c"),
@@ -121,9 +121,13 @@ import Testing
         _ = try await Pipeline(transport: transport) { RedirectMiddleware() }
             .send(HTTPRequest(url: url("https://api.example.invalid/a")))
         let histories = transport.requests.map(\.context.redirectHistory)
-        #expect(histories.map { $0?.originalURL } == Array(repeating: url("https://api.example.invalid/a"), count: 3))
-        #expect(histories.map { $0?.hops.count } == [0, 1, 2])
-        #expect(histories.map { $0?.currentURL.absoluteString } == sentURLs(transport))
+        #expect(
+            histories.map { $0?.originalURL } == [nil]
+                + Array(repeating: url("https://api.example.invalid/a"), count: 2))
+        #expect(histories.map { $0?.hops.count } == [nil, 1, 2])
+        #expect(
+            histories.map { $0?.currentURL.absoluteString } == [nil]
+                + sentURLs(transport).dropFirst().map { Optional($0) })
         #expect(
             transport.requests.map(\.callOrigin)
                 == Array(repeating: HTTPOrigin(url("https://api.example.invalid")), count: 3))
