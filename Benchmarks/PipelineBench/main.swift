@@ -47,12 +47,13 @@ func run(_ options: Options) async {
     }
     if options.suite == "all" || options.suite == "plugins" {
         let medians = await runChains(
-            PluginBench.chains(),
+            PluginBench.chains() + StandardStackBench.chains(),
             request: LoggingBench.request(),
             iterations: max(options.iterations / 10, 1),
             rounds: options.rounds
         )
         report.extra += PluginBench.entries(medians)
+        report.extra += StandardStackBench.entries(medians)
         report.extra += await AuthStormBench.measurements()
     }
     if options.suite == "all" || options.suite == "gzip" {
