@@ -1,3 +1,4 @@
+public import HTTPPipeline
 public import HTTPPipelineAuth
 public import HTTPPipelineGzip
 public import HTTPPipelineHeaders
@@ -46,6 +47,9 @@ public struct StandardOptions: Sendable {
     public var gzip: GzipOptions?
     /// The clock retry waits and auth timeouts use.
     public var clock: any Clock<Duration>
+    /// Your own middleware, by insertion point, each point's in the order inserted; empty by
+    /// default. ``insert(_:at:)`` adds to it.
+    @usableFromInline var insertions: [InsertionPoint: [any HTTPMiddleware]] = [:]
 
     /// Creates options; every parameter defaults as described on its property.
     ///
