@@ -5,7 +5,8 @@ public import HTTPPipelineHeaders
 public import HTTPPipelineLogging
 public import HTTPPipelineRetry
 
-/// What the standard pipeline does: each plugin's settings, or `nil` to leave it out.
+/// What the standard pipeline does: each plugin's settings, or `nil` to leave it out, and your own
+/// middleware at named points (``insert(_:at:)``).
 public struct StandardOptions: Sendable {
     /// Where log records go, how much they hold and what they hide.
     public struct Logging: Sendable {

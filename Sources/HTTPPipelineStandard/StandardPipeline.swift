@@ -28,6 +28,9 @@ public import HTTPPipelineRetry
 /// so an attempt after a refresh carries the new token; logging sees each attempt as sent, with
 /// its credential redacted, and decoded bodies; decoding works on the wire bytes. Its
 /// `Pipeline.orderingDiagnostics` are empty.
+///
+/// Your own middleware goes at a named point of this order with ``StandardOptions/insert(_:at:)``
+/// (``StandardOptions/InsertionPoint``): request signing inside auth, for example.
 public enum StandardPipeline {
     /// Builds the recommended pipeline over a transport.
     ///
