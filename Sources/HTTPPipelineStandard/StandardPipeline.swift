@@ -36,7 +36,8 @@ public enum StandardPipeline {
     ///
     /// - Parameters:
     ///   - transport: The transport at the bottom.
-    ///   - options: Each plugin's settings; plugins set to `nil` are left out.
+    ///   - options: Each plugin's settings (plugins set to `nil` are left out), and the layers
+    ///     inserted at named points.
     /// - Returns: The pipeline.
     /// - Throws: `HeaderError` when a default header is not legal HTTP.
     @inlinable
@@ -54,7 +55,8 @@ public enum StandardPipeline {
         return Pipeline(transport: transport) {
             // Two branches, chosen once when the pipeline is built: with nothing inserted, the
             // built-in layers alone, composed and inlined as any block is; with insertions, one
-            // run-time stack, each layer called through an existential.
+            // run-time stack, each layer called through an existential. A plugin that joins the
+            // stack goes in both, in the same place.
             if options.insertions.isEmpty {
                 headers
                 retry
