@@ -73,8 +73,8 @@ extension StandardOptions {
     /// ```
     ///
     /// An inserted layer is called through an existential, so it costs a little more than a layer
-    /// written in a ``Pipeline`` block; a stack with nothing inserted has no such layer at all.
-    /// ``Pipeline/orderingDiagnostics`` checks inserted layers like the built-in ones.
+    /// written in a `Pipeline` block; a stack with nothing inserted has no such layer at all.
+    /// `Pipeline.orderingDiagnostics` checks inserted layers like the built-in ones.
     ///
     /// - Parameters:
     ///   - middleware: The layer to add.
