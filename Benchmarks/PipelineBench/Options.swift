@@ -2,8 +2,8 @@ import Foundation
 
 /// The command line of pipeline-bench: which suites run, with which sizes.
 struct Options {
-    /// The suites `--suite` accepts, in the order `all` runs them.
-    static let suites = ["all", "chains", "logging", "plugins", "gzip", "soak", "e2e", "stream"]
+    /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
+    static let suites = ["all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream"]
 
     /// What `--help` prints.
     static let usage = """
@@ -14,7 +14,9 @@ struct Options {
           chains   no-op chains of 0, 1, 5 and 10 layers, builder and array forms, against closure folding
           logging  one exchange with and without LoggingMiddleware, at basic and at headers level
           plugins  retry and auth on the happy path against the pipeline without them; a 1,000-request
-                   auth storm
+                   auth storm; the standard stack on the happy path, without and with a no-op at
+                   each of its insertion points
+          standard the standard stack on the happy path alone, nothing inserted (for valgrind)
           gzip     the gzip plugin's decoder against a plain zlib loop: large and small bodies, speed and
                    peak memory; a streamed body inflated as its 16 KiB chunks arrive
           soak     the standard pipeline under injected faults, its invariants and memory checked

@@ -47,13 +47,23 @@ func run(_ options: Options) async {
     }
     if options.suite == "all" || options.suite == "plugins" {
         let medians = await runChains(
-            PluginBench.chains(),
+            PluginBench.chains() + StandardStackBench.chains(),
             request: LoggingBench.request(),
             iterations: max(options.iterations / 10, 1),
             rounds: options.rounds
         )
         report.extra += PluginBench.entries(medians)
+        report.extra += StandardStackBench.entries(medians)
         report.extra += await AuthStormBench.measurements()
+    }
+    if options.suite == "standard" {
+        let medians = await runChains(
+            Array(StandardStackBench.chains().prefix(1)),
+            request: LoggingBench.request(),
+            iterations: max(options.iterations / 10, 1),
+            rounds: options.rounds
+        )
+        report.extra += medians.map { ("\($0.key)_ns", $0.value) }
     }
     if options.suite == "all" || options.suite == "gzip" {
         report.extra += await GzipBench.measurements().map { ($0.key, $0.value) }

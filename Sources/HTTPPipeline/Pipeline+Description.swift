@@ -28,7 +28,18 @@ extension Pipeline: CustomStringConvertible {
     }
 }
 
-/// Marks ``Pipeline`` so that a pipeline used as another's transport describes its own layers.
-protocol _PipelineDescribing {}
+/// Lets a pipeline used as another's transport show its layers: in the outer pipeline's
+/// description, and to its ordering diagnostics.
+protocol _PipelineDescribing {
+    /// This pipeline's layers, then those of every pipeline nested as its transport, outermost
+    /// first, each with how many pipelines deep it sits (0 for this pipeline's own).
+    var nestedLayers: [(layer: any HTTPMiddleware, depth: Int)] { get }
+}
 
-extension Pipeline: _PipelineDescribing {}
+extension Pipeline: _PipelineDescribing {
+    var nestedLayers: [(layer: any HTTPMiddleware, depth: Int)] {
+        let own = layers.map { (layer: $0, depth: 0) }
+        guard let nested = transport as? any _PipelineDescribing else { return own }
+        return own + nested.nestedLayers.map { (layer: $0.layer, depth: $0.depth + 1) }
+    }
+}

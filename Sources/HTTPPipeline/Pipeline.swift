@@ -48,8 +48,12 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
     init(composing middleware: Middleware, over transport: Transport) {
         self.middleware = middleware
         self.transport = transport
-        self.composed = { request in
-            try await middleware.intercept(request) { request in try await transport.send(request) }
+        if let chosen = middleware as? any _ComposedWhenBuilt {
+            self.composed = chosen._composed(over: transport)
+        } else {
+            self.composed = { request in
+                try await middleware.intercept(request) { request in try await transport.send(request) }
+            }
         }
     }
 

@@ -24,3 +24,31 @@ public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HT
         }
     }
 }
+
+extension _EitherMiddleware: _ComposedWhenBuilt {
+    /// The chosen branch over `transport`: the choice is made here, once, so a request through a
+    /// pipeline whose whole block is an `if`/`else` pays for no switch and no copy of the branch.
+    @inlinable
+    public func _composed<Transport: HTTPTransport>(
+        over transport: Transport
+    ) -> @Sendable (HTTPRequest) async throws -> HTTPResponse {
+        switch self {
+        case .first(let middleware):
+            { request in try await middleware.intercept(request) { request in try await transport.send(request) } }
+        case .second(let middleware):
+            { request in try await middleware.intercept(request) { request in try await transport.send(request) } }
+        }
+    }
+}
+
+/// A layer that composes itself over a transport when the pipeline is built, rather than deciding
+/// something on every request: an `if`/`else` block picks its branch once.
+///
+/// An implementation detail of ``Pipeline``, public only because its inlinable initialiser uses
+/// it; not API. DocC hides it.
+public protocol _ComposedWhenBuilt {
+    /// The whole chain below and including this layer, bound to `transport`.
+    func _composed<Transport: HTTPTransport>(
+        over transport: Transport
+    ) -> @Sendable (HTTPRequest) async throws -> HTTPResponse
+}

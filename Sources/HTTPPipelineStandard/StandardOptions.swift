@@ -1,10 +1,12 @@
+public import HTTPPipeline
 public import HTTPPipelineAuth
 public import HTTPPipelineGzip
 public import HTTPPipelineHeaders
 public import HTTPPipelineLogging
 public import HTTPPipelineRetry
 
-/// What the standard pipeline does: each plugin's settings, or `nil` to leave it out.
+/// What the standard pipeline does: each plugin's settings, or `nil` to leave it out, and your own
+/// middleware at named points (``insert(_:at:)``).
 public struct StandardOptions: Sendable {
     /// Where log records go, how much they hold and what they hide.
     public struct Logging: Sendable {
@@ -46,6 +48,9 @@ public struct StandardOptions: Sendable {
     public var gzip: GzipOptions?
     /// The clock retry waits and auth timeouts use.
     public var clock: any Clock<Duration>
+    /// Your own middleware, by insertion point, each point's in the order inserted; empty by
+    /// default. ``insert(_:at:)`` adds to it.
+    @usableFromInline var insertions: [InsertionPoint: [any HTTPMiddleware]] = [:]
 
     /// Creates options; every parameter defaults as described on its property.
     ///

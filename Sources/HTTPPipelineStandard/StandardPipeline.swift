@@ -28,12 +28,16 @@ public import HTTPPipelineRetry
 /// so an attempt after a refresh carries the new token; logging sees each attempt as sent, with
 /// its credential redacted, and decoded bodies; decoding works on the wire bytes. Its
 /// `Pipeline.orderingDiagnostics` are empty.
+///
+/// Your own middleware goes at a named point of this order with ``StandardOptions/insert(_:at:)``
+/// (``StandardOptions/InsertionPoint``): request signing inside auth, for example.
 public enum StandardPipeline {
     /// Builds the recommended pipeline over a transport.
     ///
     /// - Parameters:
     ///   - transport: The transport at the bottom.
-    ///   - options: Each plugin's settings; plugins set to `nil` are left out.
+    ///   - options: Each plugin's settings (plugins set to `nil` are left out), and the layers
+    ///     inserted at named points.
     /// - Returns: The pipeline.
     /// - Throws: `HeaderError` when a default header is not legal HTTP.
     @inlinable
@@ -42,13 +46,53 @@ public enum StandardPipeline {
         options: StandardOptions = StandardOptions()
     ) throws -> Pipeline<some HTTPMiddleware, Transport> {
         let headers = options.headers.isEmpty ? nil : try DefaultHeaders(options.headers)
-        return Pipeline(transport: transport) {
-            headers
-            options.retry.map { RetryMiddleware(policy: $0, clock: options.clock) }
+        let retry = options.retry.map { RetryMiddleware(policy: $0, clock: options.clock) }
+        let auth =
             options.authMiddleware
-                ?? options.credentials.map { AuthMiddleware(source: $0, options: options.auth, clock: options.clock) }
-            options.logging.map { LoggingMiddleware(level: $0.level, sink: $0.sink, redaction: $0.redaction) }
-            options.gzip.map { GzipMiddleware($0) }
+            ?? options.credentials.map { AuthMiddleware(source: $0, options: options.auth, clock: options.clock) }
+        let logging = options.logging.map { LoggingMiddleware(level: $0.level, sink: $0.sink, redaction: $0.redaction) }
+        let gzip = options.gzip.map { GzipMiddleware($0) }
+        return Pipeline(transport: transport) {
+            // Two branches, chosen once when the pipeline is built: with nothing inserted, the
+            // built-in layers alone, composed and inlined as any block is; with insertions, one
+            // run-time stack, each layer called through an existential. A plugin that joins the
+            // stack goes in both, in the same place.
+            if options.insertions.isEmpty {
+                headers
+                retry
+                auth
+                logging
+                gzip
+            } else {
+                stack(headers, retry, auth, logging, gzip, inserting: options)
+            }
         }
+    }
+
+    /// The built-in layers with the inserted ones at their points, outermost first, as one
+    /// run-time stack.
+    @usableFromInline
+    static func stack(
+        _ headers: DefaultHeaders?,
+        _ retry: RetryMiddleware?,
+        _ auth: AuthMiddleware?,
+        _ logging: LoggingMiddleware?,
+        _ gzip: GzipMiddleware?,
+        inserting options: StandardOptions
+    ) -> MiddlewareStack {
+        func inserted(_ point: StandardOptions.InsertionPoint) -> [any HTTPMiddleware] {
+            options.insertions[point] ?? []
+        }
+        var layers = inserted(.outermost)
+        if let headers { layers.append(headers) }
+        layers += inserted(.outsideRetry)
+        if let retry { layers.append(retry) }
+        layers += inserted(.insideRetry)
+        if let auth { layers.append(auth) }
+        layers += inserted(.insideAuth)
+        if let logging { layers.append(logging) }
+        if let gzip { layers.append(gzip) }
+        layers += inserted(.beforeTransport)
+        return MiddlewareStack(layers)
     }
 }

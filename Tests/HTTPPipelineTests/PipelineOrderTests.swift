@@ -67,6 +67,24 @@ import Testing
         #expect(data.text == (useFirst ? "body<Z<first<A" : "body<Z<third<second<A"))
     }
 
+    /// A block that is one `if`/`else` picks its branch when the pipeline is built, not per request.
+    @Test(arguments: [true, false])
+    func aBlockThatIsOneIfElseSendsThroughTheBranchChosenWhenBuilt(useFirst: Bool) async throws {
+        let pipeline = Pipeline(transport: transport) {
+            if useFirst {
+                Trail(tag: "first")
+            } else {
+                Trail(tag: "second")
+                Trail(tag: "third")
+            }
+        }
+        let expected = useFirst ? "body<first" : "body<third<second"
+        #expect(try await pipeline.send(request()).bytes().text == expected)
+        let erased: any HTTPTransport = pipeline
+        #expect(try await erased.send(request()).bytes().text == expected)
+        #expect(pipeline.layerNames.count == (useFirst ? 1 : 2))
+    }
+
     @Test func ifLetAndOptionalEntriesAreSkippedWhenNil() async throws {
         let present: Trail? = Trail(tag: "present")
         let absent: Trail? = nil

@@ -19,6 +19,9 @@ import HTTPPipelineLogging
 #sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 15)
 import HTTPPipelineStandard
 #sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 49)
+import Testing
+#sourceLocation()
 
 // Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:12
 @MainActor private func snippetAtLine12() async throws {
@@ -31,6 +34,43 @@ let options = StandardOptions(
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
 print(client)
 // Pipeline(DefaultHeaders -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
+#sourceLocation()
+_ = options
+_ = client
+}
+
+// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:47
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 51)
+/// Signs each request over its method, URL and credential. A real signer computes an HMAC
+/// (SHA-256) with a secret key; a keyed FNV-1a hash keeps this example free of a crypto library.
+private struct RequestSigner: HTTPMiddleware, PlacementDeclaring {
+    let key: String
+
+    var roles: Set<MiddlewareRole> { ["signing", .changesRequest] }
+    var placementExpectations: [PlacementExpectation] {
+        [.inside(.auth, because: "the signature covers the credential")]
+    }
+
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        let signed = [request.method.rawValue, request.url.absoluteString, request.fields["Authorization"] ?? ""]
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (key + signed.joined(separator: "\n")).utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        var request = request
+        request.fields["X-Signature"] = String(hash, radix: 16)
+        return try await next(request)
+    }
+}
+#sourceLocation()
+@MainActor private func snippetAtLine47() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 73)
+var options = StandardOptions(credentials: tokenStore)
+options.insert(RequestSigner(key: "example-key"), at: .insideAuth)
+let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
+print(client)
+// Pipeline(RetryMiddleware -> AuthMiddleware -> RequestSigner -> GzipMiddleware -> URLSessionTransport)
+#expect(client.orderingDiagnostics.isEmpty)
 #sourceLocation()
 _ = options
 _ = client
