@@ -79,7 +79,7 @@ let package = Package(
             name: "HTTPPipelineStandard",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
-                "HTTPPipelineRetry", "HTTPPipelineGzip",
+                "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineRedirect",
             ],
             swiftSettings: swiftSettings
         ),

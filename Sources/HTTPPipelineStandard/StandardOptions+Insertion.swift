@@ -28,12 +28,13 @@ extension StandardOptions {
         /// set).
         public static let outermost = InsertionPoint(.outermost)
 
-        /// Inside default headers, outside retry: runs once per call and sees the default headers.
-        /// For a value that every attempt of one call must share, such as an idempotency key that
-        /// retry reads to decide whether a `POST` may be sent again.
+        /// Inside default headers, outside redirects and retry: runs once per call and sees the
+        /// default headers. For a value that every hop and attempt of one call must share, such
+        /// as an idempotency key that retry reads to decide whether a `POST` may be sent again.
         public static let outsideRetry = InsertionPoint(.outsideRetry)
 
-        /// Inside retry, outside auth: runs once per attempt, before the credential is attached.
+        /// Inside retry, outside auth: runs once per attempt of each hop, before the credential is
+        /// attached.
         /// For a value that must be fresh on every attempt, such as a timestamp or an attempt
         /// header.
         public static let insideRetry = InsertionPoint(.insideRetry)

@@ -3,6 +3,7 @@ public import HTTPPipelineAuth
 public import HTTPPipelineGzip
 public import HTTPPipelineHeaders
 public import HTTPPipelineLogging
+public import HTTPPipelineRedirect
 public import HTTPPipelineRetry
 
 /// What the standard pipeline does: each plugin's settings, or `nil` to leave it out, and your own
@@ -32,6 +33,10 @@ public struct StandardOptions: Sendable {
 
     /// Default headers added to every request; none by default.
     public var headers: [DefaultHeaders.Header]
+    /// How redirects are followed: `RedirectPolicy.default` (at most 10 hops, credentials and
+    /// cookies removed when the origin changes, https to http refused) by default; `nil` hands
+    /// every 3xx to the caller. The shipped transports do not follow redirects themselves.
+    public var redirects: RedirectPolicy?
     /// The retry policy; `RetryPolicy.default` by default, `nil` for none.
     public var retry: RetryPolicy?
     /// Where credentials come from; `nil` (no auth) by default.
@@ -56,6 +61,7 @@ public struct StandardOptions: Sendable {
     ///
     /// - Parameters:
     ///   - headers: Default headers.
+    ///   - redirects: The redirect policy, or `nil`.
     ///   - retry: The retry policy, or `nil`.
     ///   - credentials: The credential source, or `nil`.
     ///   - auth: Auth options.
@@ -65,6 +71,7 @@ public struct StandardOptions: Sendable {
     ///   - clock: The clock for waits and timeouts.
     public init(
         headers: [DefaultHeaders.Header] = [],
+        redirects: RedirectPolicy? = .default,
         retry: RetryPolicy? = .default,
         credentials: (any CredentialSource)? = nil,
         auth: AuthOptions = .default,
@@ -74,6 +81,7 @@ public struct StandardOptions: Sendable {
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.headers = headers
+        self.redirects = redirects
         self.retry = retry
         self.credentials = credentials
         self.auth = auth

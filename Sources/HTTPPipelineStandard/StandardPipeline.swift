@@ -3,9 +3,10 @@ public import HTTPPipelineAuth
 public import HTTPPipelineGzip
 public import HTTPPipelineHeaders
 public import HTTPPipelineLogging
+public import HTTPPipelineRedirect
 public import HTTPPipelineRetry
 
-/// The recommended pipeline in one call: default headers, retry, auth, logging and decoding, in
+/// The recommended pipeline in one call: default headers, redirects, retry, auth, logging and decoding, in
 /// the documented order, each configured by ``StandardOptions`` or left out.
 ///
 /// ```swift
@@ -18,13 +19,15 @@ public import HTTPPipelineRetry
 ///     credentials: tokenStore,
 ///     logging: .init(level: .basic, sink: StandardErrorLogSink())
 /// ))
-/// print(client)   // Pipeline(DefaultHeaders -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
+/// print(client)   // Pipeline(DefaultHeaders -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
 /// #expect(client.orderingDiagnostics.isEmpty)
 /// ```
 ///
 /// ## Ordering
-/// `DefaultHeaders → RetryMiddleware → AuthMiddleware → LoggingMiddleware → GzipMiddleware →
-/// transport`, outermost first: every attempt carries the same headers; each attempt re-runs auth,
+/// `DefaultHeaders → RedirectMiddleware → RetryMiddleware → AuthMiddleware → LoggingMiddleware →
+/// GzipMiddleware → transport`, outermost first: every hop and attempt carries the same headers
+/// (a header the redirect policy lists is dropped when the origin changes); each hop of a
+/// redirect is retried on its own, judged by its own method; each attempt re-runs auth,
 /// so an attempt after a refresh carries the new token; logging sees each attempt as sent, with
 /// its credential redacted, and decoded bodies; decoding works on the wire bytes. Its
 /// `Pipeline.orderingDiagnostics` are empty.
@@ -46,6 +49,7 @@ public enum StandardPipeline {
         options: StandardOptions = StandardOptions()
     ) throws -> Pipeline<some HTTPMiddleware, Transport> {
         let headers = options.headers.isEmpty ? nil : try DefaultHeaders(options.headers)
+        let redirects = options.redirects.map { RedirectMiddleware(policy: $0) }
         let retry = options.retry.map { RetryMiddleware(policy: $0, clock: options.clock) }
         let auth =
             options.authMiddleware
@@ -59,12 +63,13 @@ public enum StandardPipeline {
             // stack goes in both, in the same place.
             if options.insertions.isEmpty {
                 headers
+                redirects
                 retry
                 auth
                 logging
                 gzip
             } else {
-                stack(headers, retry, auth, logging, gzip, inserting: options)
+                stack(headers, redirects, retry, auth, logging, gzip, inserting: options)
             }
         }
     }
@@ -74,6 +79,7 @@ public enum StandardPipeline {
     @usableFromInline
     static func stack(
         _ headers: DefaultHeaders?,
+        _ redirects: RedirectMiddleware?,
         _ retry: RetryMiddleware?,
         _ auth: AuthMiddleware?,
         _ logging: LoggingMiddleware?,
@@ -86,6 +92,7 @@ public enum StandardPipeline {
         var layers = inserted(.outermost)
         if let headers { layers.append(headers) }
         layers += inserted(.outsideRetry)
+        if let redirects { layers.append(redirects) }
         if let retry { layers.append(retry) }
         layers += inserted(.insideRetry)
         if let auth { layers.append(auth) }

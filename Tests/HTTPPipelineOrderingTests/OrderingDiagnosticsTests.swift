@@ -129,9 +129,10 @@ import Testing
         #expect(pipeline.orderingDiagnostics.isEmpty)
         #expect(
             pipeline.description
-                == "Pipeline(DefaultHeaders -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport)"
+                == "Pipeline(DefaultHeaders -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport)"
         )
-        let minimal = try StandardPipeline.build(over: transport, options: StandardOptions(retry: nil, gzip: nil))
+        let minimal = try StandardPipeline.build(
+            over: transport, options: StandardOptions(redirects: nil, retry: nil, gzip: nil))
         #expect(minimal.layerNames.isEmpty, "plugins set to nil are left out")
     }
 

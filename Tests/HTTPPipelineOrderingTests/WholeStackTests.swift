@@ -66,7 +66,8 @@ import Testing
             ))
         #expect(
             pipeline.checkLayerOrder([
-                "DefaultHeaders", "RetryMiddleware", "AuthMiddleware", "LoggingMiddleware", "GzipMiddleware",
+                "DefaultHeaders", "RedirectMiddleware", "RetryMiddleware", "AuthMiddleware", "LoggingMiddleware",
+                "GzipMiddleware",
             ]) == nil)
         #expect(pipeline.orderingDiagnostics.isEmpty, "\(pipeline.orderingDiagnostics)")
         let response = try await pipeline.send(Self.request)

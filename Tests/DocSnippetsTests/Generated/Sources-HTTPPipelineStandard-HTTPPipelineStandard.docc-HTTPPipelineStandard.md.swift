@@ -33,7 +33,7 @@ let options = StandardOptions(
 )
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
 print(client)
-// Pipeline(DefaultHeaders -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
+// Pipeline(DefaultHeaders -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
 #sourceLocation()
 _ = options
 _ = client

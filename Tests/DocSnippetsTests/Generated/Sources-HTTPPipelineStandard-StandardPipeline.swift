@@ -9,25 +9,25 @@ import HTTPPipelineStandard
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 12)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 13)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 13)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 14)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 14)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 15)
 import Testing
 #sourceLocation()
 
-// Sources/HTTPPipelineStandard/StandardPipeline.swift:12
-@MainActor private func snippetAtLine12() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 16)
+// Sources/HTTPPipelineStandard/StandardPipeline.swift:13
+@MainActor private func snippetAtLine13() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 17)
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: StandardOptions(
     headers: [.fixed("User-Agent", "Shelf/2.3")],
     credentials: tokenStore,
     logging: .init(level: .basic, sink: StandardErrorLogSink())
 ))
-print(client)   // Pipeline(DefaultHeaders -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
+print(client)   // Pipeline(DefaultHeaders -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
 #expect(client.orderingDiagnostics.isEmpty)
 #sourceLocation()
 _ = client
