@@ -1,0 +1,163 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Cookies kept to the origin (scheme, host, port) that set them, through `URLSessionTransport`
+/// and two real servers on one host (127.0.0.1) with different ports.
+@Suite struct URLSessionTransportCookieTests {
+    static let setByA = "a_session=SET-BY-A"
+
+    let serverA = LoopbackServer()
+    let serverB = LoopbackServer()
+
+    init() throws {
+        serverA.route("GET", "/login", .init(headers: [("Set-Cookie", Self.setByA + "; Path=/")]))
+        serverA.route("GET", "/echo", .init(body: Data("a".utf8)))
+        serverB.route("GET", "/echo", .init(body: Data("b".utf8)))
+        try serverA.start()
+        try serverB.start()
+    }
+
+    /// A transport with a session and a cookie storage of its own; `configure` adjusts its
+    /// configuration.
+    static func transport(
+        followsRedirects: Bool = false, _ configure: (URLSessionConfiguration) -> Void = { _ in }
+    ) -> (URLSessionTransport, HTTPCookieStorage) {
+        let configuration = URLSessionConfiguration.ephemeral
+        let storage = HTTPCookieStorage.sharedCookieStorage(
+            forGroupContainerIdentifier: "transport-cookies-\(UUID().uuidString)")
+        configuration.httpCookieStorage = storage
+        configuration.httpCookieAcceptPolicy = .always
+        configuration.httpShouldSetCookies = true
+        configure(configuration)
+        return (URLSessionTransport(configuration: configuration, followsRedirects: followsRedirects), storage)
+    }
+
+    func get(_ server: LoopbackServer, _ path: String, cookie: String? = nil) -> HTTPRequest {
+        var request = HTTPRequest(url: server.baseURL.appendingPathComponent(path))
+        if let cookie { request.fields["Cookie"] = cookie }
+        return request
+    }
+
+    @Test func aCookieAServerSetIsSentBackToThatServerLater() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        let (transport, _) = Self.transport()
+        _ = try await transport.send(get(serverA, "login"))
+        _ = try await transport.send(get(serverA, "echo"))
+        #expect(serverA.requests.map(\.path) == ["/login", "/echo"])
+        #expect(serverA.requests.last?.header("Cookie") == Self.setByA)
+    }
+
+    @Test func aCookieAServerSetNeverReachesAnotherPortOfItsHost() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        let (transport, _) = Self.transport()
+        _ = try await transport.send(get(serverA, "login"))
+        _ = try await transport.send(get(serverB, "echo"))
+        #expect(serverB.requests.count == 1)
+        #expect(serverB.requests.allSatisfy { $0.headerValues("Cookie").isEmpty }, "\(serverB.requests.map(\.headers))")
+    }
+
+    @Test func theCallersCookieFieldReachesTheServerUnchangedEvenWithACookieStoredForIt() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        let (transport, _) = Self.transport()
+        let mine = "caller=MINE; other=2"
+        _ = try await transport.send(get(serverA, "echo", cookie: mine))
+        _ = try await transport.send(get(serverA, "login"))
+        _ = try await transport.send(get(serverA, "echo", cookie: mine))
+        _ = try await transport.send(get(serverB, "echo", cookie: mine))
+        #expect(serverA.requests.map { $0.headerValues("Cookie") } == [[mine], [], [mine]])
+        #expect(serverB.requests.map { $0.headerValues("Cookie") } == [[mine]])
+    }
+
+    @Test func anAcceptPolicyOfNeverStoresNothingAndSendsNothing() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        let (transport, storage) = Self.transport { $0.httpCookieAcceptPolicy = .never }
+        _ = try await transport.send(get(serverA, "login"))
+        _ = try await transport.send(get(serverA, "echo"))
+        #expect(storage.cookies?.isEmpty ?? true)
+        #expect(serverA.requests.last?.headerValues("Cookie") == [])
+    }
+
+    @Test func withoutHTTPShouldSetCookiesNoStoredCookieIsSent() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        let (transport, storage) = Self.transport { $0.httpShouldSetCookies = false }
+        let seeded = try #require(
+            HTTPCookie(properties: [.domain: "127.0.0.1", .path: "/", .name: "seeded", .value: "1"]))
+        storage.setCookie(seeded)
+        _ = try await transport.send(get(serverA, "echo"))
+        #expect(serverA.requests.last?.headerValues("Cookie") == [])
+    }
+
+    @Test func aSecureCookieIsNeverSentOverPlainHTTP() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        let (transport, storage) = Self.transport()
+        let secure = try #require(
+            HTTPCookie(properties: [
+                .domain: "127.0.0.1", .path: "/", .name: "secure", .value: "S", .secure: "TRUE",
+            ]))
+        let plain = try #require(
+            HTTPCookie(properties: [.domain: "127.0.0.1", .path: "/", .name: "plain", .value: "P"]))
+        storage.setCookie(secure)
+        storage.setCookie(plain)
+        _ = try await transport.send(get(serverA, "echo"))
+        #expect(serverA.requests.last?.headerValues("Cookie") == ["plain=P"])
+    }
+
+    @Test func aCookieIsSentOnlyUnderItsPath() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        serverA.route("GET", "/account/login", .init(headers: [("Set-Cookie", "acct=1; Path=/account")]))
+        serverA.route("GET", "/account/me", .init())
+        let (transport, _) = Self.transport()
+        _ = try await transport.send(get(serverA, "account/login"))
+        _ = try await transport.send(get(serverA, "echo"))
+        _ = try await transport.send(get(serverA, "account/me"))
+        #expect(serverA.requests.map { $0.headerValues("Cookie") } == [[], [], ["acct=1"]])
+    }
+
+    @Test func aCookieStoredByHandWithoutAPortGoesToEveryPortOfItsDomain() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        let (transport, storage) = Self.transport()
+        let seeded = try #require(
+            HTTPCookie(properties: [.domain: "127.0.0.1", .path: "/", .name: "seeded", .value: "1"]))
+        storage.setCookie(seeded)
+        _ = try await transport.send(get(serverA, "echo"))
+        _ = try await transport.send(get(serverB, "echo"))
+        #expect(serverA.requests.last?.headerValues("Cookie") == ["seeded=1"])
+        #expect(serverB.requests.last?.headerValues("Cookie") == ["seeded=1"])
+    }
+
+    @Test func aRedirectURLSessionFollowsToAnotherPortCarriesNoCookieOfTheFirst() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        serverA.route(
+            "GET", "/hop",
+            .init(
+                status: 302,
+                headers: [("Location", "\(serverB.baseURL)/echo"), ("Set-Cookie", "hop=FROM-A; Path=/")]))
+        let (transport, _) = Self.transport(followsRedirects: true)
+        _ = try await transport.send(get(serverA, "login"))
+        let response = try await transport.send(get(serverA, "hop"))
+        #expect(response.status == 200)
+        #expect(try await response.body.collect(upTo: 10) == Data("b".utf8))
+        #expect(serverA.requests.last?.header("Cookie") == Self.setByA, "A gets its own cookie")
+        #expect(serverB.requests.map { $0.headerValues("Cookie") } == [[]], "\(serverB.requests.map(\.headers))")
+        _ = try await transport.send(get(serverA, "echo"))
+        let atA = serverA.requests.last?.header("Cookie")?.split(separator: ";").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(Set(atA ?? []) == [Self.setByA, "hop=FROM-A"], "the 302's cookie was kept for A")
+    }
+}
