@@ -40,17 +40,23 @@ final class SessionExchange: Sendable {
     private let spillDirectory: URL
     /// Whether the session follows a redirect, or hands the 3xx response back.
     let followsRedirects: Bool
+    /// Whether the request's `Cookie` field is the caller's (sent on as it is) rather than the
+    /// cookie jar's.
+    let callerSetCookies: Bool
 
     /// - Parameters:
     ///   - progress: Called as bytes go out and come in, if set.
     ///   - spillDirectory: Where bytes the reader has not taken go past ``memoryLimit``.
     ///   - followsRedirects: Whether the session follows a redirect.
+    ///   - callerSetCookies: Whether the request's `Cookie` field is the caller's.
     init(
-        progress: (@Sendable (HTTPTransferProgress) -> Void)? = nil, spillDirectory: URL, followsRedirects: Bool = false
+        progress: (@Sendable (HTTPTransferProgress) -> Void)? = nil, spillDirectory: URL, followsRedirects: Bool = false,
+        callerSetCookies: Bool = false
     ) {
         self.progress = progress
         self.spillDirectory = spillDirectory
         self.followsRedirects = followsRedirects
+        self.callerSetCookies = callerSetCookies
     }
 
     /// Starts `task` and waits for the response head.

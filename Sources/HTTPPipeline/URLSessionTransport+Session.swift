@@ -21,11 +21,21 @@ final class SessionOwner: Sendable {
         return configuration
     }
 
-    let router = SessionRouter()
+    let router: SessionRouter
     let session: URLSession
 
-    init(configuration: URLSessionConfiguration) {
-        session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+    /// - Parameters:
+    ///   - configuration: The session's configuration.
+    ///   - cookies: The cookie settings to apply; `configuration`'s own when `nil`.
+    init(configuration: URLSessionConfiguration, cookies: SessionCookieJar? = nil) {
+        router = SessionRouter(cookies: cookies ?? SessionCookieJar(configuration))
+        // The transport sends cookies itself: URLSession on Linux ignores a request's
+        // `httpShouldHandleCookies` and puts every cookie stored for the host in place of the
+        // request's own `Cookie` field, unless its configuration says not to. (A copy, so the
+        // caller's configuration is left as it was; `copy()` of one is always one.)
+        let own = configuration.copy() as? URLSessionConfiguration ?? configuration
+        own.httpShouldSetCookies = false
+        session = URLSession(configuration: own, delegate: router, delegateQueue: nil)
     }
 
     deinit {
@@ -40,6 +50,12 @@ final class SessionOwner: Sendable {
 /// URLSession calls it on.
 final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let exchanges = Locked([Int: SessionExchange]())
+    /// The cookies of the session's requests.
+    let cookies: SessionCookieJar
+
+    init(cookies: SessionCookieJar) {
+        self.cookies = cookies
+    }
 
     func register(_ exchange: SessionExchange, for task: URLSessionTask) {
         exchanges.withLock { $0[task.taskIdentifier] = exchange }
@@ -55,7 +71,7 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
         didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        if let http = response as? HTTPURLResponse { Self.storeCookies(of: http, in: session) }
+        if let http = response as? HTTPURLResponse { cookies.store(from: http) }
         exchange(for: dataTask)?.receive(response)
         completionHandler(.allow)
     }
@@ -68,41 +84,11 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
         completionHandler: @escaping (URLRequest?) -> Void
     ) {
         // Refused, the 3xx itself is the response, with its body.
-        let follows = exchange(for: task)?.followsRedirects ?? false
-        guard follows else { return completionHandler(nil) }
-        Self.storeCookies(of: response, in: session)
-        completionHandler(Self.withCookies(request, from: session))
-    }
-
-    /// Keeps the cookies a response sets, as the session's configuration asks. (URLSession on
-    /// Linux does it only for tasks with a completion handler, not for delegate-driven ones:
-    /// measured, a 302's cookie never reached the redirect's target, nor later requests.)
-    static func storeCookies(of response: HTTPURLResponse, in session: URLSession) {
-        let configuration = session.configuration
-        guard configuration.httpShouldSetCookies, configuration.httpCookieAcceptPolicy != .never,
-            let storage = configuration.httpCookieStorage, let url = response.url
-        else { return }
-        var fields: [String: String] = [:]
-        for (key, value) in response.allHeaderFields {
-            if let name = key as? String, let value = value as? String { fields[name] = value }
-        }
-        let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: url)
-        guard !cookies.isEmpty else { return }
-        storage.setCookies(cookies, for: url, mainDocumentURL: nil)
-    }
-
-    /// `request` with the session's stored cookies for its URL, unless it already has a `Cookie`.
-    static func withCookies(_ request: URLRequest, from session: URLSession) -> URLRequest {
-        let configuration = session.configuration
-        guard configuration.httpShouldSetCookies, request.value(forHTTPHeaderField: "Cookie") == nil,
-            let storage = configuration.httpCookieStorage, let url = request.url,
-            let cookies = storage.cookies(for: url), !cookies.isEmpty
-        else { return request }
-        var request = request
-        for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
-        return request
+        guard let exchange = exchange(for: task), exchange.followsRedirects else { return completionHandler(nil) }
+        cookies.store(from: response)
+        // The new request copies the old one's fields: cookies the jar added for the old URL
+        // give way to those for the new one; a caller's own `Cookie` field goes on as it is.
+        completionHandler(exchange.callerSetCookies ? request : cookies.replacingCookies(of: request))
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

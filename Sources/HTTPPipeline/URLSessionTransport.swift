@@ -92,8 +92,15 @@ public struct URLSessionTransport: HTTPTransport {
         spoolDirectory: URL? = nil,
         followsRedirects: Bool = false
     ) {
+        self.init(
+            owner: configuration.map { SessionOwner(configuration: $0) } ?? SessionOwner.shared,
+            bufferingLimit: bufferingLimit, spoolDirectory: spoolDirectory, followsRedirects: followsRedirects)
+    }
+
+    init(owner: SessionOwner, bufferingLimit: Int = 256 << 10, spoolDirectory: URL? = nil, followsRedirects: Bool = false)
+    {
         self.followsRedirects = followsRedirects
-        self.owner = configuration.map(SessionOwner.init(configuration:)) ?? SessionOwner.shared
+        self.owner = owner
         self.bufferingLimit = max(bufferingLimit, 0)
         self.spoolDirectory = spoolDirectory
     }
@@ -106,7 +113,10 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// - Parameter session: The session whose configuration to use.
     public init(session: URLSession) {
-        self.init(configuration: session.configuration)
+        // Another transport's session: its configuration no longer says how cookies go (the
+        // transport sends them itself), its cookie jar does.
+        let cookies = (session.delegate as? SessionRouter)?.cookies
+        self.init(owner: SessionOwner(configuration: session.configuration, cookies: cookies))
     }
 
     /// Sends a request with the session.
@@ -121,6 +131,13 @@ public struct URLSessionTransport: HTTPTransport {
     ///   or what reading a streamed request body threw.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = try Self.validated(URLRequest(request.head))
+        // Cookies are the transport's: a caller's own field goes as it is, else the stored
+        // cookies of the request's origin (see SessionCookieJar).
+        urlRequest.httpShouldHandleCookies = false
+        let callerSetCookies = request.head.fields["Cookie"] != nil
+        if !callerSetCookies, let url = urlRequest.url, let cookies = owner.router.cookies.field(for: url) {
+            urlRequest.setValue(cookies, forHTTPHeaderField: "Cookie")
+        }
         var spool: RequestSpool?
         if let body = request.body {
             if let data = body.bufferedData {
@@ -133,7 +150,8 @@ public struct URLSessionTransport: HTTPTransport {
         try Task.checkCancellation()
         let directory = spoolDirectory ?? FileManager.default.temporaryDirectory
         let exchange = SessionExchange(
-            progress: request.context.progress, spillDirectory: directory, followsRedirects: followsRedirects)
+            progress: request.context.progress, spillDirectory: directory, followsRedirects: followsRedirects,
+            callerSetCookies: callerSetCookies)
         let task: URLSessionTask =
             if let spool { session.uploadTask(with: urlRequest, fromFile: spool.file) } else {
                 session.dataTask(with: urlRequest)
