@@ -54,22 +54,36 @@ struct SessionCookieJar: @unchecked Sendable {
     ///
     /// Made as a version 1 cookie, the version whose port list both Foundations keep (Linux's
     /// keeps one port of a version 0 cookie, Darwin's documents the list for version 1 only);
-    /// a version 1 cookie's lifetime is its `Max-Age`, so the expiry becomes one.
-    static func bound(_ cookie: HTTPCookie, to port: Int) -> HTTPCookie? {
+    /// a version 1 cookie's lifetime is its `Max-Age`, so the expiry becomes one. One already
+    /// expired gets a negative `Max-Age`: stored, it removes the cookie it replaces.
+    static func bound(_ cookie: HTTPCookie, to port: Int, now: Date = Date()) -> HTTPCookie? {
         var properties: [HTTPCookiePropertyKey: Any] = [
             .name: cookie.name, .value: cookie.value, .domain: cookie.domain, .path: cookie.path,
             .port: String(port), .version: "1",
         ]
         if cookie.isSecure { properties[.secure] = "TRUE" }
         if cookie.isHTTPOnly { properties[HTTPCookiePropertyKey("HttpOnly")] = "TRUE" }
-        if let expires = cookie.expiresDate, !cookie.isSessionOnly {
+        if let expires = expiry(of: cookie, now: now) {
+            let seconds = expires.timeIntervalSince(now).rounded(.up)
+            properties[.maximumAge] = seconds > 0 ? String(Int(min(seconds, Double(Int32.max)))) : "-1"
             properties[.expires] = expires
-            properties[.maximumAge] = String(max(Int(expires.timeIntervalSinceNow.rounded(.up)), 0))
             properties[.discard] = "FALSE"
         } else {
             properties[.discard] = "TRUE"
         }
         return HTTPCookie(properties: properties)
+    }
+
+    /// When `cookie` expires; `nil` for a session cookie. `Max-Age` wins over `Expires` (RFC
+    /// 6265 §5.3), which Foundation on Linux does not do for a version 0 cookie: it parses
+    /// `Max-Age` and ignores it, so `Max-Age=0` would never remove a cookie.
+    static func expiry(of cookie: HTTPCookie, now: Date) -> Date? {
+        if let text = cookie.properties?[.maximumAge] as? String,
+            let seconds = Int(text.trimmingCharacters(in: .whitespaces))
+        {
+            return now.addingTimeInterval(TimeInterval(seconds))
+        }
+        return cookie.expiresDate
     }
 
     /// The `Cookie` field for a request to `url`: the stored cookies it may carry, longest path

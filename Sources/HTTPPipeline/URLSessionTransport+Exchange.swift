@@ -50,7 +50,8 @@ final class SessionExchange: Sendable {
     ///   - followsRedirects: Whether the session follows a redirect.
     ///   - callerSetCookies: Whether the request's `Cookie` field is the caller's.
     init(
-        progress: (@Sendable (HTTPTransferProgress) -> Void)? = nil, spillDirectory: URL, followsRedirects: Bool = false,
+        progress: (@Sendable (HTTPTransferProgress) -> Void)? = nil, spillDirectory: URL,
+        followsRedirects: Bool = false,
         callerSetCookies: Bool = false
     ) {
         self.progress = progress

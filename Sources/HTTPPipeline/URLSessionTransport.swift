@@ -36,9 +36,24 @@ public import Foundation
 ///   happens in the middle of a streamed body is thrown by the read that meets it.
 /// - HTTP error statuses are returned, not thrown.
 /// - **Redirects** are handed back as the 3xx response they are, for a redirect layer in the
-///   pipeline to follow (``followsRedirects`` is `false` by default). Cookies a response sets
-///   are stored in the configuration's cookie storage either way, and later requests to their
-///   domain carry them.
+///   pipeline to follow (``followsRedirects`` is `false` by default).
+/// - **Cookies are kept to the origin that set them** (scheme, host and port, like browsers'
+///   port-bound cookies), where URLSession's own handling keys them by host alone (RFC 6265
+///   §8.5) and sends a cookie one server set to every other port of its host. The transport
+///   handles cookies itself (URLSession neither adds nor replaces a `Cookie` field): a cookie a
+///   response sets, a 3xx's included, is stored in the configuration's `httpCookieStorage` with
+///   the response's port as its `portList`, and a request without a `Cookie` field of its own
+///   carries the stored cookies whose port list holds its port, whose domain and path match its
+///   URL, that have not expired, and only over https the `Secure` ones; http's and https's
+///   default ports differ, so the scheme comes with the port. A cookie put in the storage
+///   without a port list goes to every port of its domain, and a `Domain` attribute shares a
+///   cookie with the subdomains, on the same port. The configuration's
+///   `httpShouldSetCookies = false`, or an `httpCookieAcceptPolicy` of `.never`, turns cookies
+///   off: none is stored, none sent. A `Cookie` field the caller set is sent exactly as set,
+///   with no stored cookie added to it (so a call can state its cookies in full); a response's
+///   cookies are stored either way. A storage holds one cookie per name, domain and path, so
+///   two ports of a host that set a cookie of the same name replace each other's (neither
+///   reaches the other). The same rule holds for the hops of a redirect `URLSession` follows.
 ///
 /// `URLSession` already inflates `gzip`, `deflate` and `br` bodies and keeps the `Content-Encoding`
 /// header; decoding plugins above this transport must expect already-decoded bodies.
@@ -59,7 +74,9 @@ public struct URLSessionTransport: HTTPTransport {
 
     @usableFromInline let owner: SessionOwner
 
-    /// The session that sends every request; its delegate belongs to the transport.
+    /// The session that sends every request; its delegate belongs to the transport. Its
+    /// configuration is the one the transport was given, except that `httpShouldSetCookies` is
+    /// `false`: the transport adds cookies itself, by the settings it was given.
     public var session: URLSession { owner.session }
 
     /// Creates a transport.
@@ -84,8 +101,9 @@ public struct URLSessionTransport: HTTPTransport {
     ///     by default: a 3xx response is handed back as it came, `Location` and `Set-Cookie`
     ///     included, for a redirect layer (`RedirectMiddleware`) to follow hop by hop. With `true`,
     ///     `URLSession` follows them where no layer sees them: no log records the hops, no auth
-    ///     layer decides what goes where, and `URLSession` sends the request's `Authorization`
-    ///     and `Cookie` fields on to another host.
+    ///     layer decides what goes where, and `URLSession` sends the request's own
+    ///     `Authorization` and `Cookie` fields on to another host (stored cookies still go only
+    ///     to the origin that set them).
     public init(
         configuration: URLSessionConfiguration? = nil,
         bufferingLimit: Int = 256 << 10,
@@ -97,8 +115,9 @@ public struct URLSessionTransport: HTTPTransport {
             bufferingLimit: bufferingLimit, spoolDirectory: spoolDirectory, followsRedirects: followsRedirects)
     }
 
-    init(owner: SessionOwner, bufferingLimit: Int = 256 << 10, spoolDirectory: URL? = nil, followsRedirects: Bool = false)
-    {
+    init(
+        owner: SessionOwner, bufferingLimit: Int = 256 << 10, spoolDirectory: URL? = nil, followsRedirects: Bool = false
+    ) {
         self.followsRedirects = followsRedirects
         self.owner = owner
         self.bufferingLimit = max(bufferingLimit, 0)
@@ -109,7 +128,10 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// The transport needs its own delegate to stream bodies, so it never sends through `session`
     /// itself; only its configuration (timeouts, connection limits, cookies, caches) is used, and
-    /// `session`'s delegate is not consulted (no redirect, challenge or metrics callbacks).
+    /// `session`'s delegate is not consulted (no redirect, challenge or metrics callbacks). The
+    /// ``session`` of a `URLSessionTransport` says `httpShouldSetCookies = false`, since the
+    /// transport sends cookies itself; given one, the new transport handles cookies as that
+    /// transport does.
     ///
     /// - Parameter session: The session whose configuration to use.
     public init(session: URLSession) {

@@ -23,15 +23,13 @@ import FoundationNetworking
         try serverB.start()
     }
 
-    /// A transport with a session and a cookie storage of its own; `configure` adjusts its
-    /// configuration.
+    /// A transport with a session and a cookie storage of its own (an ephemeral configuration's:
+    /// in memory, never written to disk); `configure` adjusts its configuration.
     static func transport(
         followsRedirects: Bool = false, _ configure: (URLSessionConfiguration) -> Void = { _ in }
-    ) -> (URLSessionTransport, HTTPCookieStorage) {
+    ) throws -> (URLSessionTransport, HTTPCookieStorage) {
         let configuration = URLSessionConfiguration.ephemeral
-        let storage = HTTPCookieStorage.sharedCookieStorage(
-            forGroupContainerIdentifier: "transport-cookies-\(UUID().uuidString)")
-        configuration.httpCookieStorage = storage
+        let storage = try #require(configuration.httpCookieStorage)
         configuration.httpCookieAcceptPolicy = .always
         configuration.httpShouldSetCookies = true
         configure(configuration)
@@ -47,7 +45,7 @@ import FoundationNetworking
     @Test func aCookieAServerSetIsSentBackToThatServerLater() async throws {
         defer { serverA.stop() }
         defer { serverB.stop() }
-        let (transport, _) = Self.transport()
+        let (transport, _) = try Self.transport()
         _ = try await transport.send(get(serverA, "login"))
         _ = try await transport.send(get(serverA, "echo"))
         #expect(serverA.requests.map(\.path) == ["/login", "/echo"])
@@ -57,7 +55,7 @@ import FoundationNetworking
     @Test func aCookieAServerSetNeverReachesAnotherPortOfItsHost() async throws {
         defer { serverA.stop() }
         defer { serverB.stop() }
-        let (transport, _) = Self.transport()
+        let (transport, _) = try Self.transport()
         _ = try await transport.send(get(serverA, "login"))
         _ = try await transport.send(get(serverB, "echo"))
         #expect(serverB.requests.count == 1)
@@ -67,7 +65,7 @@ import FoundationNetworking
     @Test func theCallersCookieFieldReachesTheServerUnchangedEvenWithACookieStoredForIt() async throws {
         defer { serverA.stop() }
         defer { serverB.stop() }
-        let (transport, _) = Self.transport()
+        let (transport, _) = try Self.transport()
         let mine = "caller=MINE; other=2"
         _ = try await transport.send(get(serverA, "echo", cookie: mine))
         _ = try await transport.send(get(serverA, "login"))
@@ -80,7 +78,7 @@ import FoundationNetworking
     @Test func anAcceptPolicyOfNeverStoresNothingAndSendsNothing() async throws {
         defer { serverA.stop() }
         defer { serverB.stop() }
-        let (transport, storage) = Self.transport { $0.httpCookieAcceptPolicy = .never }
+        let (transport, storage) = try Self.transport { $0.httpCookieAcceptPolicy = .never }
         _ = try await transport.send(get(serverA, "login"))
         _ = try await transport.send(get(serverA, "echo"))
         #expect(storage.cookies?.isEmpty ?? true)
@@ -90,7 +88,7 @@ import FoundationNetworking
     @Test func withoutHTTPShouldSetCookiesNoStoredCookieIsSent() async throws {
         defer { serverA.stop() }
         defer { serverB.stop() }
-        let (transport, storage) = Self.transport { $0.httpShouldSetCookies = false }
+        let (transport, storage) = try Self.transport { $0.httpShouldSetCookies = false }
         let seeded = try #require(
             HTTPCookie(properties: [.domain: "127.0.0.1", .path: "/", .name: "seeded", .value: "1"]))
         storage.setCookie(seeded)
@@ -101,7 +99,7 @@ import FoundationNetworking
     @Test func aSecureCookieIsNeverSentOverPlainHTTP() async throws {
         defer { serverA.stop() }
         defer { serverB.stop() }
-        let (transport, storage) = Self.transport()
+        let (transport, storage) = try Self.transport()
         let secure = try #require(
             HTTPCookie(properties: [
                 .domain: "127.0.0.1", .path: "/", .name: "secure", .value: "S", .secure: "TRUE",
@@ -119,7 +117,7 @@ import FoundationNetworking
         defer { serverB.stop() }
         serverA.route("GET", "/account/login", .init(headers: [("Set-Cookie", "acct=1; Path=/account")]))
         serverA.route("GET", "/account/me", .init())
-        let (transport, _) = Self.transport()
+        let (transport, _) = try Self.transport()
         _ = try await transport.send(get(serverA, "account/login"))
         _ = try await transport.send(get(serverA, "echo"))
         _ = try await transport.send(get(serverA, "account/me"))
@@ -129,7 +127,7 @@ import FoundationNetworking
     @Test func aCookieStoredByHandWithoutAPortGoesToEveryPortOfItsDomain() async throws {
         defer { serverA.stop() }
         defer { serverB.stop() }
-        let (transport, storage) = Self.transport()
+        let (transport, storage) = try Self.transport()
         let seeded = try #require(
             HTTPCookie(properties: [.domain: "127.0.0.1", .path: "/", .name: "seeded", .value: "1"]))
         storage.setCookie(seeded)
@@ -147,7 +145,7 @@ import FoundationNetworking
             .init(
                 status: 302,
                 headers: [("Location", "\(serverB.baseURL)/echo"), ("Set-Cookie", "hop=FROM-A; Path=/")]))
-        let (transport, _) = Self.transport(followsRedirects: true)
+        let (transport, _) = try Self.transport(followsRedirects: true)
         _ = try await transport.send(get(serverA, "login"))
         let response = try await transport.send(get(serverA, "hop"))
         #expect(response.status == 200)
@@ -159,5 +157,49 @@ import FoundationNetworking
             $0.trimmingCharacters(in: .whitespaces)
         }
         #expect(Set(atA ?? []) == [Self.setByA, "hop=FROM-A"], "the 302's cookie was kept for A")
+    }
+
+    @Test(arguments: ["Expires=Thu, 01 Jan 1970 00:00:00 GMT", "Max-Age=0", "Max-Age=-5"])
+    func aCookieTheServerExpiresIsNoLongerSent(expiry: String) async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        serverA.route("GET", "/logout", .init(headers: [("Set-Cookie", "a_session=; Path=/; \(expiry)")]))
+        let (transport, _) = try Self.transport()
+        _ = try await transport.send(get(serverA, "login"))
+        _ = try await transport.send(get(serverA, "logout"))
+        _ = try await transport.send(get(serverA, "echo"))
+        #expect(serverA.requests.map { $0.headerValues("Cookie") } == [[], [Self.setByA], []])
+    }
+
+    @Test func aCookieWithAMaxAgeIsKeptAndSentUntilItExpires() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        serverA.route("GET", "/remember", .init(headers: [("Set-Cookie", "remember=1; Path=/; Max-Age=3600")]))
+        let (transport, storage) = try Self.transport()
+        _ = try await transport.send(get(serverA, "remember"))
+        _ = try await transport.send(get(serverA, "echo"))
+        #expect(serverA.requests.last?.headerValues("Cookie") == ["remember=1"])
+        let expires = try #require(storage.cookies?.first?.expiresDate)
+        #expect(expires.timeIntervalSinceNow > 3500 && expires.timeIntervalSinceNow <= 3601)
+    }
+
+    @Test func aTransportMadeFromAnotherTransportsSessionSendsCookiesAsThatOneDoes() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        let (first, _) = try Self.transport()
+        let second = URLSessionTransport(session: first.session)
+        _ = try await second.send(get(serverA, "login"))
+        _ = try await second.send(get(serverA, "echo"))
+        _ = try await second.send(get(serverB, "echo"))
+        #expect(serverA.requests.last?.headerValues("Cookie") == [Self.setByA])
+        #expect(serverB.requests.last?.headerValues("Cookie") == [])
+    }
+
+    @Test func theCallersConfigurationIsLeftAsItWas() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = true
+        let transport = URLSessionTransport(configuration: configuration)
+        #expect(configuration.httpShouldSetCookies)
+        #expect(!transport.session.configuration.httpShouldSetCookies, "the transport sets cookies, not URLSession")
     }
 }
