@@ -17,11 +17,10 @@ import FoundationNetworking
     static let callerCookie = "caller=C00KIE-for-A"
     static let serverCookie = "a_session=SET-BY-A"
 
-    /// A session of its own whose cookie storage is its own too, so what it stores is this test's.
+    /// A session of its own whose cookie storage is its own too (an ephemeral configuration's, in
+    /// memory), so what it stores is this test's.
     static func transport() -> URLSessionTransport {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieStorage = HTTPCookieStorage.sharedCookieStorage(
-            forGroupContainerIdentifier: "redirect-loopback-\(UUID().uuidString)")
         configuration.httpCookieAcceptPolicy = .always
         configuration.httpShouldSetCookies = true
         return URLSessionTransport(configuration: configuration)
