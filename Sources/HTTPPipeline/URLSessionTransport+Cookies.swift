@@ -92,7 +92,7 @@ struct SessionCookieJar: @unchecked Sendable {
         guard sends, let storage, let origin = HTTPOrigin(url), let stored = storage.cookies(for: url),
             !stored.isEmpty
         else { return nil }
-        let path = url.path.isEmpty ? "/" : url.path
+        let path = url.path(percentEncoded: true).isEmpty ? "/" : url.path(percentEncoded: true)
         let now = Date()
         let cookies = stored.filter { cookie in
             if let expires = cookie.expiresDate, expires <= now { return false }
