@@ -25,8 +25,9 @@ func showRedirect(server: LoopbackServer, transport: URLSessionTransport) async 
     try cdn.start()
     defer { cdn.stop() }
     cdn.route("GET", "/covers/1.jpg", .init(headers: [("Content-Type", "image/jpeg")], body: Data(count: 2048)))
-    // The API by address, the CDN by name: two origins (and two cookie hosts).
-    let cdnBase = "http://localhost:\(cdn.port)"
+    // Both on 127.0.0.1, on two ports: two origins. Cookies are bound to the origin that set
+    // them, so even the host's cookies stay with the API.
+    let cdnBase = cdn.baseURL.absoluteString.trimmingCharacters(in: ["/"])
     server.route("GET", "/books/1/cover", .init(status: 302, headers: [("Location", "\(cdnBase)/covers/1.jpg")]))
 
     let sink = InMemoryLogSink()

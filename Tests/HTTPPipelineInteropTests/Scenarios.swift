@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineHeaders
 import HTTPPipelineLogging
+import HTTPPipelineRedirect
 import HTTPPipelineRetry
 import HTTPPipelineStandard
 import HTTPPipelineTesting
@@ -41,12 +42,14 @@ enum Scenario: String, CaseIterable, Sendable {
         over transport: Transport,
         sink: InMemoryLogSink,
         headers: [DefaultHeaders.Header] = [],
+        redirects: RedirectPolicy? = .default,
         credentials: (any CredentialSource)? = nil
     ) throws -> Pipeline<some HTTPMiddleware, Transport> {
         try StandardPipeline.build(
             over: transport,
             options: StandardOptions(
                 headers: headers,
+                redirects: redirects,
                 retry: .interop(),
                 credentials: credentials,
                 logging: .init(level: .body, sink: sink)
@@ -170,7 +173,7 @@ enum Scenario: String, CaseIterable, Sendable {
     static func setCookie(_ server: HTTPBin, _ sink: InMemoryLogSink) async throws {
         // Redirects refused, so the pipeline sees the 302 and its Set-Cookie. (httpbin takes the
         // cookie in the query; `session` is a secret query name, so the URL is redacted too.)
-        let refusing = try pipeline(over: URLSessionTransport.interop(), sink: sink)
+        let refusing = try pipeline(over: URLSessionTransport.interop(), sink: sink, redirects: nil)
         let found = try await refusing.send(try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
         #expect(found.status == 302)
         #expect(
@@ -178,10 +181,11 @@ enum Scenario: String, CaseIterable, Sendable {
             "the server set the cookie")
         let record = sink.records.last { $0.outcome == .response(status: 302) && $0.url.contains("/cookies/set") }
         #expect(record?.responseHeaders.contains(.init(name: "Set-Cookie", value: Redaction.mark)) == true)
-        // Redirects followed: URLSession keeps the cookie and sends it on to /cookies, which echoes it.
-        // (A response carries no URL of its own: that the chain ended at /cookies shows in the body,
-        // a `cookies` object only /cookies answers with.)
-        let following = try pipeline(over: URLSessionTransport.interop(followingRedirects: true), sink: sink)
+        // Redirects followed by the pipeline: the transport keeps the 302's cookie and sends it on
+        // to /cookies (the same origin), which echoes it. (A response carries no URL of its own:
+        // that the chain ended at /cookies shows in the body, a `cookies` object only /cookies
+        // answers with.)
+        let following = try pipeline(over: URLSessionTransport.interop(), sink: sink)
         let response = try await following.send(try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
         let data = try await response.bytes()
         #expect(response.status == 200)
