@@ -106,14 +106,7 @@ public struct AuthMiddleware: HTTPMiddleware {
         }
         guard !options.skips(request), options.sendsCredential(with: request) else { return try await next(request) }
         let carried = request.fields
-        let quick = store.currentLease()
-        let lease =
-            if let quick {
-                carried[quick.credential.headerName] == nil ? quick : nil
-            } else {
-                try await store.lease(unless: { carried[$0] != nil })
-            }
-        guard let lease,
+        guard let lease = try await store.lease(unless: { carried[$0] != nil }),
             request.fields[lease.credential.headerName] == nil
         else {
             return try await next(request)

@@ -27,12 +27,12 @@ actor CredentialStore {
         let epoch: Int
     }
 
-    var current: Credential? { didSet { publish() } }
+    var current: Credential?
     /// When `current` was issued, as far as this store knows: when a refresh or a sign-in gave
     /// it. `nil` for a credential read from the source, whose age is unknown.
-    var currentIssuedAt: Date? { didSet { publish() } }
-    var loaded = false { didSet { publish() } }
-    var identity = 0 { didSet { publish() } }
+    var currentIssuedAt: Date?
+    var loaded = false
+    var identity = 0
     /// Bumped on every change of `current`, so a read of the source that overlapped a change
     /// is recognised as stale.
     var version = 0
@@ -42,7 +42,7 @@ actor CredentialStore {
     /// The credential whose refresh token was rejected, until another is set.
     var deadCredential: Credential?
     /// A credential set from outside is being written to the source: requests wait.
-    private var switching = false { didSet { publish() } }
+    private var switching = false
     private var switchWaiters: [CheckedContinuation<Void, Never>] = []
 
     // Refresh state, used by CredentialStore+Refresh.swift.
@@ -50,7 +50,7 @@ actor CredentialStore {
     var flights = 0
     var waiters: [UUID: Waiter] = [:]
     var outcomes: [Int: Result<Credential?, any Error>] = [:]
-    var completed = 0 { didSet { publish() } }
+    var completed = 0
     var lastCompletion: Result<Credential, any Error>?
     var refreshTimes: [Duration] = []
     var lastFailure: (at: Duration, error: any Error)?
@@ -62,46 +62,11 @@ actor CredentialStore {
     private(set) var storageBusy = false
     private var storageQueue: [CheckedContinuation<Void, Never>] = []
 
-    /// The lease ``lease(unless:)`` would give while nothing is under way, and until when, read
-    /// without entering the actor: the common request (a loaded credential, not about to
-    /// expire, no sign-in being written) then costs a lock instead of an executor hop, which
-    /// also keeps concurrent requests from queueing on the actor. Republished on every change
-    /// of what it depends on; `nil` whenever the full path must decide.
-    private nonisolated let published = Locked<Published?>(nil)
-
-    struct Published: Sendable {
-        let lease: Lease
-        /// The lease holds until this moment (the start of its proactive-refresh window), or
-        /// for ever when the credential does not expire.
-        let until: Date?
-    }
-
     init(source: any CredentialSource, options: AuthOptions, timeline: Timeline, now: @escaping @Sendable () -> Date) {
         self.source = source
         self.options = options
         self.timeline = timeline
         self.now = now
-    }
-
-    /// The lease a request gets now when nothing needs the actor: a loaded credential outside
-    /// its proactive-refresh window, no sign-in being written, the source not read per request.
-    /// `nil` means: ask ``lease(unless:)``.
-    nonisolated func currentLease() -> Lease? {
-        guard let published = published.withLock({ $0 }) else { return nil }
-        if let until = published.until, now() >= until { return nil }
-        return published.lease
-    }
-
-    /// Recomputes what ``currentLease()`` hands out, after a change of the state it depends on.
-    private func publish() {
-        var snapshot: Published?
-        if loaded, !switching, !options.readsSourceOnEveryRequest, let current {
-            let lease = Lease(credential: current, identity: identity, epoch: completed)
-            snapshot = Published(
-                lease: lease,
-                until: current.expiresAt.map { $0.addingTimeInterval(-proactiveWindow(until: $0)) })
-        }
-        published.withLock { $0 = snapshot }
     }
 
     /// The credential to send now, with its identity and epoch.
