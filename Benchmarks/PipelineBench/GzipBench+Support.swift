@@ -115,24 +115,12 @@ extension GzipBench {
     /// How many megabytes the resident set grew above where it was while `body` ran, or `nil`
     /// where the peak cannot be reset and read (anything but Linux).
     static func residentGrowth(_ body: () throws -> Void) throws -> Double? {
-        guard resetPeakResident(), let before = statusKilobytes("VmRSS:") else {
+        guard ResidentMemory.resetPeak(), let before = ResidentMemory.kilobytes("VmRSS:") else {
             try body()
             return nil
         }
         try body()
-        guard let peak = statusKilobytes("VmHWM:") else { return nil }
+        guard let peak = ResidentMemory.kilobytes("VmHWM:") else { return nil }
         return Double(max(0, peak - before)) * 1_024 / 1e6
-    }
-
-    private static func resetPeakResident() -> Bool {
-        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
-        defer { try? handle.close() }
-        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
-    }
-
-    private static func statusKilobytes(_ field: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        let line = status.split(separator: "\n").first { $0.hasPrefix(field) }
-        return line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
 }

@@ -8,9 +8,6 @@ import HTTPPipelineTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the stream benchmark found wrong with its own run.
 struct StreamBenchError: Error, CustomStringConvertible {
@@ -207,43 +204,19 @@ enum StreamBench {
     private static func residentGrowth(
         _ body: (_ sample: @escaping () -> Void) async throws -> Double
     ) async throws -> Double? {
-        trimHeap()
-        let peakWasReset = resetPeakResident()
-        guard let before = statusKilobytes("VmRSS:") else {
+        ResidentMemory.trimHeap()
+        let peakWasReset = ResidentMemory.resetPeak()
+        guard let before = ResidentMemory.kilobytes("VmRSS:") else {
             _ = try await body {}
             return nil
         }
         var sampled = before
         _ = try await body {
-            if let now = statusKilobytes("VmRSS:") { sampled = max(sampled, now) }
+            if let now = ResidentMemory.kilobytes("VmRSS:") { sampled = max(sampled, now) }
         }
-        var peak = max(sampled, statusKilobytes("VmRSS:") ?? before)
-        if peakWasReset, let highWater = statusKilobytes("VmHWM:") { peak = max(peak, highWater) }
+        var peak = max(sampled, ResidentMemory.kilobytes("VmRSS:") ?? before)
+        if peakWasReset, let highWater = ResidentMemory.kilobytes("VmHWM:") { peak = max(peak, highWater) }
         return Double(max(0, peak - before)) * 1_024 / 1e6
-    }
-
-    /// Hands the heap's free memory back to the system (glibc's `malloc_trim`, looked up at run
-    /// time: the Glibc module does not export `malloc.h`), so growth is not hidden by memory an
-    /// earlier suite freed but the process kept.
-    private static func trimHeap() {
-        #if canImport(Glibc)
-        typealias Trim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: Trim.self)(0)
-        #endif
-    }
-
-    /// Resets `VmHWM` to the current resident size (Linux 4.0 and later).
-    private static func resetPeakResident() -> Bool {
-        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
-        defer { try? handle.close() }
-        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
-    }
-
-    private static func statusKilobytes(_ field: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        let line = status.split(separator: "\n").first { $0.hasPrefix(field) }
-        return line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
 
     private static func median(_ values: [Double]) -> Double {
