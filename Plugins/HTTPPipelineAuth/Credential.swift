@@ -24,6 +24,12 @@ public struct Credential: Sendable, Equatable, CustomStringConvertible {
     /// How it is attached.
     public let scheme: Scheme
 
+    /// Why the credential cannot be sent, checked once when it is made (not on every request).
+    let problem: AuthError?
+
+    /// The field value ``authorize(_:)`` sets for the built-in schemes, built once.
+    let headerValue: String
+
     /// Creates a credential.
     ///
     /// - Parameters:
@@ -34,6 +40,12 @@ public struct Credential: Sendable, Equatable, CustomStringConvertible {
         self.token = token
         self.expiresAt = expiresAt
         self.scheme = scheme
+        problem = Self.problem(token: token, scheme: scheme)
+        headerValue =
+            switch scheme {
+            case .bearer: "Bearer " + token
+            case .header, .custom: token
+            }
     }
 
     /// A bearer token: `Authorization: Bearer <token>`.
@@ -84,8 +96,8 @@ public struct Credential: Sendable, Equatable, CustomStringConvertible {
     func authorize(_ request: inout HTTPRequest) throws(AuthError) {
         try validate()
         switch scheme {
-        case .bearer: request.fields["Authorization"] = "Bearer " + token
-        case .header(let name): request.fields[name] = token
+        case .bearer: request.fields["Authorization"] = headerValue
+        case .header(let name): request.fields[name] = headerValue
         case .custom(_, let apply): apply(&request, token)
         }
     }
@@ -93,20 +105,26 @@ public struct Credential: Sendable, Equatable, CustomStringConvertible {
     /// Checks the token: not empty, and for the built-in schemes visible ASCII only (no space,
     /// CR, LF or NUL), so it can never split or end a header.
     func validate() throws(AuthError) {
-        guard !token.isEmpty else { throw .invalidCredential(reason: "the token is empty") }
+        if let problem { throw problem }
+    }
+
+    /// What is wrong with a token for a scheme, or `nil` when it can be sent.
+    private static func problem(token: String, scheme: Scheme) -> AuthError? {
+        guard !token.isEmpty else { return .invalidCredential(reason: "the token is empty") }
         let visibleASCII: (UInt8) -> Bool = { (0x21...0x7E).contains($0) }
         switch scheme {
         case .bearer, .header:
             guard token.utf8.allSatisfy(visibleASCII) else {
-                throw .invalidCredential(reason: "the token holds a character a header cannot carry")
+                return .invalidCredential(reason: "the token holds a character a header cannot carry")
             }
         case .custom:
             guard token.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) else {
-                throw .invalidCredential(reason: "the token holds a control character")
+                return .invalidCredential(reason: "the token holds a control character")
             }
         }
         if case .header(let name) = scheme, name.isEmpty || !name.utf8.allSatisfy(visibleASCII) || name.contains(":") {
-            throw .invalidCredential(reason: "the header name is not a legal field name")
+            return .invalidCredential(reason: "the header name is not a legal field name")
         }
+        return nil
     }
 }

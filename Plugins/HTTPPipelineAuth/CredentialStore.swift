@@ -80,8 +80,10 @@ actor CredentialStore {
     ///   request gets `nil` (it passes through untouched), before any refresh or failure.
     func lease(unless carries: @Sendable (String) -> Bool) async throws -> Lease? {
         while true {
-            await waitWhileSwitching()
-            try await load()
+            // Checked here first: the usual request (no sign-in under way, credential loaded) makes
+            // no further async call.
+            if switching { await waitWhileSwitching() }
+            if needsLoad { try await load() }
             // A sign-in that began while the source was read: wait for it, then start again.
             if switching { continue }
             if carries(current?.headerName ?? "Authorization") { return nil }
@@ -144,8 +146,14 @@ actor CredentialStore {
     /// Reads the source the first time, or on every request when the options say so. A
     /// different credential read later starts a new identity; `nil` after a credential is a
     /// sign-out.
+    /// Whether ``load()`` has anything to do: nothing loaded yet, or a source read on every
+    /// request while no refresh or storage write is under way.
+    private var needsLoad: Bool {
+        !loaded || (options.readsSourceOnEveryRequest && flight == nil && !storageBusy)
+    }
+
     private func load() async throws {
-        guard !loaded || (options.readsSourceOnEveryRequest && flight == nil && !storageBusy) else { return }
+        guard needsLoad else { return }
         let version = self.version
         let stored: Credential?
         do {

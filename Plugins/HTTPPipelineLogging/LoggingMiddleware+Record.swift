@@ -70,7 +70,7 @@ extension LoggingMiddleware {
         return HTTPLogRecord(
             level: level,
             method: request.method.rawValue,
-            url: redaction.url(request.url, limit: urlLimit),
+            url: loggedURL(request.url),
             outcome: outcome,
             requestBytes: sent.bytes,
             responseBytes: response?.body.bytes,
@@ -83,6 +83,16 @@ extension LoggingMiddleware {
             responseBody: showBodies ? response.map { bodyText($0.body, streamed: false) } : nil,
             limits: HTTPLogRecord.Limits(url: urlLimit, headerValue: headerValueLimit, body: bodyLimit)
         )
+    }
+
+    /// The URL as the record shows it: redacted and cut to the limit, or as it is when it was
+    /// found clean before (``CleanURLMemo``).
+    private func loggedURL(_ url: URL) -> String {
+        let text = url.absoluteString
+        if cleanURLs.contains(text) { return text }
+        let logged = redaction.url(url, limit: urlLimit)
+        if logged == text { cleanURLs.insert(text) }
+        return logged
     }
 
     private func bodyText(_ body: BodySeen, streamed: Bool) -> String {

@@ -45,6 +45,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
     let bodyLimit: Int
     let urlLimit: Int
     let headerValueLimit: Int
+    let cleanURLs = CleanURLMemo()
 
     /// Creates the middleware.
     ///

@@ -36,6 +36,8 @@ public final class RetryBudget: Sendable {
     /// The budget's own time base: every middleware sharing the budget places its traffic in the
     /// window by this, never by its own clock or creation time.
     private let timeline: Timeline
+    /// The length of one slot (a tenth of the window), at least a tenth of a second.
+    private let slotNanoseconds: Int64
 
     /// Creates a budget.
     ///
@@ -64,6 +66,7 @@ public final class RetryBudget: Sendable {
         self.minimumRetries = minimumRetries
         self.window = window
         self.timeline = Timeline(clock)
+        self.slotNanoseconds = (window / Self.slotCount).wholeNanoseconds
     }
 
     /// Records a first attempt, now on the budget's clock.
@@ -94,8 +97,9 @@ public final class RetryBudget: Sendable {
     /// the order of time and a caller delayed between reading the clock and taking the lock
     /// never empties a newer slot for an older one.
     private func slotIndex() -> Int64 {
-        let slot = window / Self.slotCount
-        return Int64(timeline.elapsed / slot)
+        // Integer nanoseconds: dividing one `Duration` by another goes through `Double`.
+        let elapsed = timeline.elapsed.wholeNanoseconds
+        return elapsed >= 0 ? elapsed / slotNanoseconds : (elapsed + 1) / slotNanoseconds - 1
     }
 
     /// The position of the slot for `index`, emptied first if it holds an older window's counts.

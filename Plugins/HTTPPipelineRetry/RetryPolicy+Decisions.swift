@@ -18,15 +18,18 @@ extension RetryPolicy {
     ///   - request: The request that was sent.
     /// - Returns: `true` when the request may be replayed and the outcome looks transient.
     public func shouldRetry(_ outcome: Outcome, for request: HTTPRequest) -> Bool {
-        guard isReplayable(request) else { return false }
+        // The outcome first: on the happy path a status lookup settles it, without hashing the
+        // method for the replay check.
+        let retryable: Bool
         switch outcome {
         case .response(let response):
-            return retryableStatuses.contains(response.status)
+            retryable = retryableStatuses.contains(response.status)
         case .failure(let error):
             if error is CancellationError { return false }
             guard let urlError = error as? URLError else { return false }
-            return retryableErrors.contains(urlError.code)
+            retryable = retryableErrors.contains(urlError.code)
         }
+        return retryable && isReplayable(request)
     }
 
     /// Whether the request may be sent again: its method is idempotent, or it carries an

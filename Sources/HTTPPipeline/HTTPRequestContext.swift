@@ -19,9 +19,9 @@ public protocol HTTPContextKey {
 /// Typed values that travel with one request through every layer and every attempt: per-call
 /// settings (no retry for this call, this timeout) and what one layer tells another.
 ///
-/// Keyed by type (``HTTPContextKey``), like tower's `Extensions`. The first two values live
-/// inline, so a request with one or two settings allocates nothing for them; passing an empty
-/// context costs nothing measurable (Documentation/CoreV2.md).
+/// Keyed by type (``HTTPContextKey``), like tower's `Extensions`. An empty context allocates
+/// nothing and costs next to nothing to pass or look up; the first value set allocates one small
+/// array (Documentation/CoreV2.md).
 public struct HTTPRequestContext: Sendable {
     @usableFromInline
     struct Entry: Sendable {
@@ -35,9 +35,9 @@ public struct HTTPRequestContext: Sendable {
         }
     }
 
-    @usableFromInline var first: Entry?
-    @usableFromInline var second: Entry?
-    @usableFromInline var rest: [Entry] = []
+    /// The values, in the order they were first set. An empty array allocates nothing, and
+    /// copying a context (every layer that changes a request copies it) retains one buffer.
+    @usableFromInline var entries: [Entry] = []
 
     /// An empty context.
     @inlinable
@@ -50,35 +50,23 @@ public struct HTTPRequestContext: Sendable {
     public subscript<Key: HTTPContextKey>(key: Key.Type) -> Key.Value? {
         get {
             let id = ObjectIdentifier(key)
-            if let first, first.key == id { return first.value as? Key.Value }
-            if let second, second.key == id { return second.value as? Key.Value }
-            for entry in rest where entry.key == id { return entry.value as? Key.Value }
+            // By index: comparing a key copies no value.
+            for index in entries.indices where entries[index].key == id {
+                return entries[index].value as? Key.Value
+            }
             return nil
         }
         set {
             let id = ObjectIdentifier(key)
-            if first?.key == id {
-                first = newValue.map { Entry(key: id, value: $0) }
-            } else if second?.key == id {
-                second = newValue.map { Entry(key: id, value: $0) }
-            } else if let index = rest.firstIndex(where: { $0.key == id }) {
-                if let newValue { rest[index].value = newValue } else { rest.remove(at: index) }
+            if let index = entries.firstIndex(where: { $0.key == id }) {
+                if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
             } else if let newValue {
-                let entry = Entry(key: id, value: newValue)
-                if first == nil {
-                    first = entry
-                } else if second == nil {
-                    second = entry
-                } else {
-                    rest.append(entry)
-                }
+                entries.append(Entry(key: id, value: newValue))
             }
         }
     }
 
     /// How many values the context holds.
     @inlinable
-    public var count: Int {
-        (first == nil ? 0 : 1) + (second == nil ? 0 : 1) + rest.count
-    }
+    public var count: Int { entries.count }
 }
