@@ -101,14 +101,18 @@ enum EndToEndBench {
             try server.start()
             defer { server.stop() }
             let client: any HTTPTransport
+            var request = HTTPRequest(url: server.baseURL.appendingPathComponent("e2e.json"))
             switch name {
+            case "bare-headers":
+                guard let bare = try clients().first?.1 else { return [] }
+                client = bare
+                request = withPipelineHeaders(request)
             case "bare-memory": client = ConvertingTransport()
             case "stack": client = try standardStack(over: ConvertingTransport())
             default:
                 guard let found = try clients().first(where: { $0.0 == name })?.1 else { return [] }
                 client = found
             }
-            let request = HTTPRequest(url: server.baseURL.appendingPathComponent("e2e.json"))
             _ = try await run(client, request, requests: 50, tasks: 1)
             return [("e2e_profile_\(name)_rps", try await run(client, request, requests: requests, tasks: 1))]
         } catch {
@@ -126,10 +130,7 @@ enum EndToEndBench {
         // The same request with the three headers the pipeline adds already set: the bare transport
         // then sends the very bytes the pipeline sends, and the pipeline's layers find nothing to
         // add, so the ratio is the cost of the layers' own code.
-        var sameHeaders = request
-        sameHeaders.fields["User-Agent"] = "pipeline-bench/1"
-        sameHeaders.fields["Authorization"] = "Bearer bench-token"
-        sameHeaders.fields["Accept-Encoding"] = "gzip, deflate"
+        let sameHeaders = withPipelineHeaders(request)
         let modes = [
             ("sequential", 1, request), ("concurrent\(concurrentTasks)", concurrentTasks, request),
             ("sequential_same_headers", 1, sameHeaders),
@@ -156,6 +157,15 @@ enum EndToEndBench {
             }
         }
         return entries
+    }
+
+    /// The request with the three fields the standard stack adds already set.
+    private static func withPipelineHeaders(_ request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        request.fields["User-Agent"] = "pipeline-bench/1"
+        request.fields["Authorization"] = "Bearer bench-token"
+        request.fields["Accept-Encoding"] = "gzip, deflate"
+        return request
     }
 
     /// Sends `requests` requests split over `tasks` tasks; returns requests per second.

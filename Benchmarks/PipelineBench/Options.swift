@@ -40,7 +40,8 @@ struct Options {
           --e2e-requests N    requests per round of e2e (default 500)
           --stream-mib N      decoded MiB each stream download carries (default 1024)
           --nginx URL         e2e against this nginx too (or NGINX_URL in the environment)
-          --e2e-client NAME   e2e with one client only, sequential: bare or pipeline against the
+          --e2e-client NAME   e2e with one client only, sequential: bare, bare-headers (the three
+                              fields the stack adds, already set) or pipeline against the
                               loopback server, or stack / bare-memory (the standard pipeline over, or
                               alone, a transport that converts to URLRequest and answers from
                               memory): what Scripts/callgrind-e2e.sh counts
@@ -117,8 +118,9 @@ struct Options {
             case "--stream-mib": streamMebibytes = try count(argument)
             case "--e2e-client":
                 let name = try value(argument)
-                guard ["bare", "pipeline", "stack", "bare-memory"].contains(name) else {
-                    throw UsageError(message: "--e2e-client is bare, pipeline, stack or bare-memory, not \(name)")
+                guard ["bare", "bare-headers", "pipeline", "stack", "bare-memory"].contains(name) else {
+                    throw UsageError(
+                        message: "--e2e-client is bare, bare-headers, pipeline, stack or bare-memory, not \(name)")
                 }
                 endToEndClient = name
             case "--nginx":
