@@ -19,6 +19,9 @@ final class CleanURLMemo: Sendable {
         urls.withLock { $0.contains(url) }
     }
 
+    /// How many URLs are remembered.
+    var count: Int { urls.withLock { $0.count } }
+
     /// Remembers a URL the redaction left unchanged.
     func insert(_ url: String) {
         urls.withLock { urls in
