@@ -106,13 +106,7 @@ public struct AuthMiddleware: HTTPMiddleware {
         }
         guard !options.skips(request), options.sendsCredential(with: request) else { return try await next(request) }
         let carried = request.fields
-        let leased: CredentialStore.Lease?
-        if let settled = store.settled.lease(now: store.now) {
-            leased = carried[settled.credential.headerName] == nil ? settled : nil
-        } else {
-            leased = try await store.lease(unless: { carried[$0] != nil })
-        }
-        guard let lease = leased,
+        guard let lease = try await store.lease(unless: { carried[$0] != nil }),
             request.fields[lease.credential.headerName] == nil
         else {
             return try await next(request)

@@ -27,34 +27,30 @@ actor CredentialStore {
         let epoch: Int
     }
 
-    var current: Credential? { didSet { settled.withdraw() } }
+    var current: Credential?
     /// When `current` was issued, as far as this store knows: when a refresh or a sign-in gave
     /// it. `nil` for a credential read from the source, whose age is unknown.
-    var currentIssuedAt: Date? { didSet { settled.withdraw() } }
-    var loaded = false { didSet { settled.withdraw() } }
-    var identity = 0 { didSet { settled.withdraw() } }
+    var currentIssuedAt: Date?
+    var loaded = false
+    var identity = 0
     /// Bumped on every change of `current`, so a read of the source that overlapped a change
     /// is recognised as stale.
     var version = 0
     /// The refresh token was rejected, or the user signed out: no refresh until a new
     /// credential is set.
-    var needsSignIn = false { didSet { settled.withdraw() } }
+    var needsSignIn = false
     /// The credential whose refresh token was rejected, until another is set.
     var deadCredential: Credential?
     /// A credential set from outside is being written to the source: requests wait.
-    private var switching = false { didSet { settled.withdraw() } }
+    private var switching = false
     private var switchWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// The lease a request may take without entering the actor (`CredentialStore+Settled.swift`):
-    /// set by ``lease(unless:)`` only from a settled state, withdrawn by every change above.
-    nonisolated let settled = SettledLease()
-
     // Refresh state, used by CredentialStore+Refresh.swift.
-    var flight: Flight? { didSet { settled.withdraw() } }
+    var flight: Flight?
     var flights = 0
     var waiters: [UUID: Waiter] = [:]
     var outcomes: [Int: Result<Credential?, any Error>] = [:]
-    var completed = 0 { didSet { settled.withdraw() } }
+    var completed = 0
     var lastCompletion: Result<Credential, any Error>?
     var refreshTimes: [Duration] = []
     var lastFailure: (at: Duration, error: any Error)?
@@ -63,7 +59,7 @@ actor CredentialStore {
     var timerGeneration = 0
 
     // Storage writes, one at a time.
-    private(set) var storageBusy = false { didSet { settled.withdraw() } }
+    private(set) var storageBusy = false
     private var storageQueue: [CheckedContinuation<Void, Never>] = []
 
     init(source: any CredentialSource, options: AuthOptions, timeline: Timeline, now: @escaping @Sendable () -> Date) {
@@ -94,20 +90,14 @@ actor CredentialStore {
             let identity = self.identity
             if let current {
                 guard let expiry = current.expiresAt else {
-                    let lease = Lease(credential: current, identity: identity, epoch: completed)
-                    publishIfSettled(lease, refreshFrom: nil)
-                    return lease
+                    return Lease(credential: current, identity: identity, epoch: completed)
                 }
                 let remaining = expiry.timeIntervalSince(now())
                 if remaining > 0 {
-                    let window = proactiveWindow(until: expiry)
-                    let lease = Lease(credential: current, identity: identity, epoch: completed)
-                    if remaining <= window {
+                    if remaining <= proactiveWindow(until: expiry) {
                         startProactiveRefresh(of: current, expiry: expiry)
-                    } else {
-                        publishIfSettled(lease, refreshFrom: expiry.addingTimeInterval(-window))
                     }
-                    return lease
+                    return Lease(credential: current, identity: identity, epoch: completed)
                 }
             }
             let epoch = completed
@@ -137,15 +127,6 @@ actor CredentialStore {
         }
         beginIdentity()
         adoptIdentity(credential, issuedAt: credential == nil ? nil : now())
-    }
-
-    /// Publishes `lease` for requests to take without entering the actor, when nothing is under
-    /// way that could change it: no sign-in, refresh or storage write, and a source not read on
-    /// every request. Any later change withdraws it (the `didSet`s above).
-    private func publishIfSettled(_ lease: Lease, refreshFrom: Date?) {
-        guard !switching, flight == nil, !storageBusy, !needsSignIn, loaded, !options.readsSourceOnEveryRequest
-        else { return }
-        settled.publish(lease, refreshFrom: refreshFrom)
     }
 
     /// Waits while an identity is being written, so nothing is sent or refreshed in between.
