@@ -22,6 +22,13 @@ public import HTTPPipeline
 /// cancelled task stops waiting at once with `CancellationError`, and no attempt starts after
 /// cancellation. Waits are slept on the injected clock, so tests never sleep for real.
 ///
+/// The policy's ``RetryPolicy/deadline`` bounds the whole call, attempts in flight included: when
+/// it passes during an attempt, the attempt is cancelled and `HTTPTimeoutError` (limit `.total`)
+/// thrown. A deadline set by a layer outside (`HTTPRequestContext.deadline`, from
+/// `TimeoutMiddleware.deadline`) is kept too: no wait that would end past it starts, and the
+/// last result is returned instead. A per-attempt timeout inside (`HTTPTimeoutError`, limit
+/// `.attempt`) is retried like a transient transport error.
+///
 /// One call can use another policy, or none, through its context:
 ///
 /// ```swift
@@ -105,13 +112,26 @@ public struct RetryMiddleware: HTTPMiddleware {
     ///   - request: The request; an `Idempotency-Key` is added first when the policy says so.
     ///   - next: The rest of the pipeline, called once per attempt.
     /// - Returns: The first response not worth retrying, or the last one.
-    /// - Throws: The last attempt's error when it is not worth retrying or attempts ran out, or
-    ///   `CancellationError` when the task is cancelled.
+    /// - Throws: The last attempt's error when it is not worth retrying or attempts ran out,
+    ///   `HTTPTimeoutError` (limit `.total`) when the policy's deadline passes during an attempt,
+    ///   or `CancellationError` when the task is cancelled.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let policy = request.context.retryPolicy ?? self.policy
         let request = preparing(request, policy: policy)
         let start = timeline.elapsed
         budget?.deposit()
+        // One race for the whole call: the policy's deadline cuts an attempt in flight too.
+        return try await timeline.race(
+            within: policy.deadline, orThrow: HTTPTimeoutError(.total, after: policy.deadline)
+        ) {
+            try await attempts(request, policy: policy, start: start, next: next)
+        }
+    }
+
+    /// The attempts and the waits between them.
+    private func attempts(
+        _ request: HTTPRequest, policy: RetryPolicy, start: Duration, next: HTTPNext
+    ) async throws -> HTTPResponse {
         var attempt = 1
         var previousDelay: Duration?
         while true {
@@ -159,6 +179,8 @@ public struct RetryMiddleware: HTTPMiddleware {
             delay = max(delay, asked)
         }
         guard timeline.elapsed - start + delay < policy.deadline else { return nil }
+        // The call's deadline, set by a layer outside: no wait, and so no attempt, past it.
+        if let deadline = request.context.deadline, delay >= deadline.remaining { return nil }
         guard budget?.withdraw() ?? true else { return nil }
         return delay
     }
