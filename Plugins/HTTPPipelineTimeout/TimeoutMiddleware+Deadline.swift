@@ -2,12 +2,13 @@ import Foundation
 import HTTPPipeline
 
 extension TimeoutMiddleware {
-    /// Sends `request`, whose context holds the deadline to keep, racing it and then every chunk
-    /// of a streamed response body against the time left.
-    func withinDeadline(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        guard let deadline = request.context.deadline else { return try await next(request) }
+    /// Sends `request` within `deadline` (`remaining` left of it now), then bounds every chunk of
+    /// a streamed response body by it too.
+    func withinDeadline(
+        _ request: HTTPRequest, deadline: HTTPDeadline, remaining: Duration, next: HTTPNext
+    ) async throws -> HTTPResponse {
         let expired = HTTPTimeoutError(.total, after: deadline.limit)
-        var response = try await timeline.race(within: deadline.remaining, orThrow: expired) {
+        var response = try await timeline.race(within: remaining, orThrow: expired) {
             try await next(request)
         }
         if response.body.bufferedData == nil {

@@ -121,8 +121,12 @@ public struct TimeoutMiddleware: HTTPMiddleware {
             case .limit(let override)?: limit = override
             }
             var request = request
-            request.context.tightenDeadline(timeline.deadline(after: limit))
-            return try await withinDeadline(request, next: next)
+            let outer = request.context.deadline
+            let deadline = timeline.deadline(after: limit).earlier(outer)
+            request.context.deadline = deadline
+            // Without a deadline outside, this one's limit is the time left: no clock read.
+            return try await withinDeadline(
+                request, deadline: deadline, remaining: outer == nil ? limit : deadline.remaining, next: next)
         }
     }
 }
