@@ -8,27 +8,6 @@ import Testing
 /// unraced, so the happy path pays nothing for it.
 @Suite("Retry: the policy's deadline and attempts in flight")
 struct RetryDeadlineTests {
-    /// Advances `clock` in 100 ms steps until `call` ends.
-    static func stepping<T: Sendable>(
-        _ clock: ManualClock, _ call: @escaping @Sendable () async throws -> T
-    ) async -> Result<T, any Error> {
-        let task = Task { try await call() }
-        let done = Locked(false)
-        let watcher = Task {
-            _ = await task.result
-            done.withLock { $0 = true }
-        }
-        var steps = 0
-        while !done.value, steps < 1_200 {
-            for _ in 0..<20 { await Task.yield() }
-            guard !done.value else { break }
-            clock.advance(by: .milliseconds(100))
-            steps += 1
-        }
-        await watcher.value
-        return await task.result
-    }
-
     @Test("The deadline cuts a retry still in flight and throws a total timeout")
     func theDeadlineCutsARetryInFlight() async throws {
         let clock = ManualClock()
@@ -58,7 +37,7 @@ struct RetryDeadlineTests {
         let pipeline = Pipeline(transport: transport) {
             RetryMiddleware(policy: exactPolicy(deadline: .seconds(5)), budget: nil, clock: clock)
         }
-        let result = await Self.stepping(clock) { try await pipeline.send(request()) }
+        let result = await clock.run { try await pipeline.send(request()) }
         #expect(try result.get().status == 200)
         #expect(clock.pendingTimers.isEmpty)
     }
@@ -70,7 +49,7 @@ struct RetryDeadlineTests {
         let pipeline = Pipeline(transport: transport) {
             RetryMiddleware(policy: exactPolicy(deadline: .seconds(5)), budget: nil, clock: clock)
         }
-        let result = await Self.stepping(clock) { try await pipeline.send(request()) }
+        let result = await clock.run { try await pipeline.send(request()) }
         #expect(try result.get().status == 200)
         #expect(transport.requests.count == 1)
     }

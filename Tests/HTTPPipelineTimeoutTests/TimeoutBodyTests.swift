@@ -17,7 +17,7 @@ struct TimeoutBodyTests {
         let pipeline = Pipeline(transport: transport) { TimeoutMiddleware.deadline(.seconds(3), clock: clock) }
         let response = try await pipeline.send(HTTPRequest(url: timeoutURL))
         #expect(response.status == 200, "the head came at once")
-        let read = await drive(clock) { try await response.body.collect(upTo: 1 << 20) }
+        let read = await clock.run { try await response.body.collect(upTo: 1 << 20) }
         #expect(read.timeout == HTTPTimeoutError(.total, after: .seconds(3)))
         #expect(clock.now.offset < .seconds(5), "cut at the deadline, before the chunk came")
         #expect(clock.pendingDeadlines.isEmpty, "the body's read was cancelled")
@@ -29,7 +29,7 @@ struct TimeoutBodyTests {
         let transport = ScriptedTransport([.streamed(chunks: Self.chunks, every: .seconds(1))], clock: clock)
         let pipeline = Pipeline(transport: transport) { TimeoutMiddleware.deadline(.seconds(3), clock: clock) }
         let response = try await pipeline.send(HTTPRequest(url: timeoutURL))
-        let read = await drive(clock) { try await response.body.collect(upTo: 1 << 20) }
+        let read = await clock.run { try await response.body.collect(upTo: 1 << 20) }
         #expect(try read.get() == Data("first second".utf8))
     }
 
@@ -39,7 +39,7 @@ struct TimeoutBodyTests {
         let transport = ScriptedTransport([.streamed(chunks: Self.chunks, every: .seconds(5))], clock: clock)
         let pipeline = Pipeline(transport: transport) { TimeoutMiddleware.perAttempt(.seconds(3), clock: clock) }
         let response = try await pipeline.send(HTTPRequest(url: timeoutURL))
-        let read = await drive(clock) { try await response.body.collect(upTo: 1 << 20) }
+        let read = await clock.run { try await response.body.collect(upTo: 1 << 20) }
         #expect(try read.get() == Data("first second".utf8))
     }
 }

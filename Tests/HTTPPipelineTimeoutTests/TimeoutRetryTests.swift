@@ -19,7 +19,7 @@ struct TimeoutRetryTests {
             Self.retry(clock)
             TimeoutMiddleware.perAttempt(.seconds(1), clock: clock)
         }
-        let result = await drive(clock) { try await pipeline.send(HTTPRequest(url: timeoutURL)) }
+        let result = await clock.run { try await pipeline.send(HTTPRequest(url: timeoutURL)) }
         #expect(result.status == 200)
         #expect(transport.requests.count == 2)
     }
@@ -32,7 +32,7 @@ struct TimeoutRetryTests {
             Self.retry(clock)
             TimeoutMiddleware.deadline(.seconds(1), clock: clock)
         }
-        let result = await drive(clock) { try await pipeline.send(HTTPRequest(url: timeoutURL)) }
+        let result = await clock.run { try await pipeline.send(HTTPRequest(url: timeoutURL)) }
         #expect(result.timeout == HTTPTimeoutError(.total, after: .seconds(1)))
         #expect(transport.requests.count == 1)
         #expect(RetryPolicy.default.shouldRetry(.failure(HTTPTimeoutError(.attempt, after: .seconds(1))), for: HTTPRequest(url: timeoutURL)))
@@ -49,7 +49,7 @@ struct TimeoutRetryTests {
                 TimeoutMiddleware.deadline(deadline, clock: clock)
                 Self.retry(clock, backoff: exact)
             }
-            let result = await drive(clock) { try await pipeline.send(HTTPRequest(url: timeoutURL)) }
+            let result = await clock.run { try await pipeline.send(HTTPRequest(url: timeoutURL)) }
             #expect(result.status == 503, "deadline \(deadline): the last response, not a timeout")
             #expect(transport.requests.count == attempts, "deadline \(deadline): waits 1 s, then 2 s only if it fits")
         }
