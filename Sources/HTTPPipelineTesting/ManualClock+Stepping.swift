@@ -1,29 +1,31 @@
 import HTTPPipeline
 
 extension ManualClock {
-    /// Runs `operation` while moving the clock forward in steps, letting the tasks under test run
-    /// between steps, until the operation ends; returns how it ended.
+    /// Runs `operation` while moving the clock on to each sleeper's or timer's deadline in turn,
+    /// once the code under test has been quiet, until the operation ends; returns how it ended.
     ///
     /// For code whose sleepers and timers are not known in advance (a timeout around a retry
-    /// around a slow transport): every sleep and timer fires in order, to within one step.
-    /// Space the events of a script more than a few steps apart.
+    /// around a slow transport). Before each move the clock waits until nothing has started,
+    /// ended or been cancelled on it for `quiet` of real time (the tasks under test run
+    /// meanwhile; nothing sleeps), then moves to the earliest pending deadline, so every sleep
+    /// and timer fires in order and exactly on time.
     ///
     /// ```swift
     /// import Testing
     ///
     /// let clock = ManualClock()
-    /// let result = await clock.run(steppingBy: .milliseconds(100)) { try await pipeline.send(request) }
+    /// let result = await clock.run { try await pipeline.send(request) }
     /// #expect(throws: HTTPTimeoutError.self) { try result.get() }
     /// ```
     ///
     /// - Parameters:
-    ///   - step: How far each step moves the clock; 100 ms by default.
+    ///   - quiet: How long the clock must see no change before it moves; 2 ms by default.
     ///   - limit: The most the clock is moved in all; 10 minutes by default. The operation may
     ///     still be running when it is reached: it is then waited for without moving the clock.
     ///   - operation: The code under test.
     /// - Returns: What the operation returned or threw.
     public func run<T: Sendable>(
-        steppingBy step: Duration = .milliseconds(100),
+        quiet: Duration = .milliseconds(2),
         upTo limit: Duration = .seconds(600),
         _ operation: @escaping @Sendable () async throws -> T
     ) async -> Result<T, any Error> {
@@ -33,14 +35,35 @@ extension ManualClock {
             _ = await task.result
             finished.withLock { $0 = true }
         }
-        var moved = Duration.zero
-        while !finished.value, moved < limit {
-            for _ in 0..<20 { await Task.yield() }
+        let end = now.advanced(by: limit)
+        let realTime = ContinuousClock()
+        while !finished.value {
+            var seen = activity
+            var quietSince = realTime.now
+            while !finished.value, quietSince.duration(to: realTime.now) < quiet {
+                await Task.yield()
+                let latest = activity
+                if latest != seen {
+                    seen = latest
+                    quietSince = realTime.now
+                }
+            }
             guard !finished.value else { break }
-            advance(by: step)
-            moved += step
+            guard let next = (pendingDeadlines + pendingTimers).min(), next <= end else { continue }
+            advance(to: next)
         }
         await watcher.value
         return await task.result
+    }
+
+    /// What has happened on the clock: the sleeps and timers started, and those still pending.
+    private var activity: Activity {
+        state.withLock { Activity(started: $0.nextID, sleepers: $0.sleepers.count, timers: $0.timers.count) }
+    }
+
+    private struct Activity: Equatable {
+        let started: Int
+        let sleepers: Int
+        let timers: Int
     }
 }
