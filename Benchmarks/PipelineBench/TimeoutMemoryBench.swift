@@ -23,8 +23,14 @@ enum TimeoutMemoryBench {
         let request = HTTPRequest(url: URL(fileURLWithPath: "/bench"))
         var entries: [(String, Double)] = []
         let pipelines: [(String, any HTTPTransport)] = [
-            ("instant", Pipeline(transport: InMemoryTransport(response: response)) { TimeoutMiddleware.deadline(.seconds(30)) }),
-            ("suspending", Pipeline(transport: YieldingTransport(response: response)) { TimeoutMiddleware.deadline(.seconds(30)) }),
+            (
+                "instant",
+                Pipeline(transport: InMemoryTransport(response: response)) { TimeoutMiddleware.deadline(.seconds(30)) }
+            ),
+            (
+                "suspending",
+                Pipeline(transport: YieldingTransport(response: response)) { TimeoutMiddleware.deadline(.seconds(30)) }
+            ),
         ]
         for (name, pipeline) in pipelines {
             _ = await measureOpened(pipeline, request, 1_000)

@@ -157,7 +157,9 @@ public struct RetryMiddleware: HTTPMiddleware {
     }
 
     /// One attempt, with `HTTPAttempt.current` bound to its number.
-    private func attempt(_ number: Int, of request: HTTPRequest, next: HTTPNext) async -> Result<HTTPResponse, any Error> {
+    private func attempt(_ number: Int, of request: HTTPRequest, next: HTTPNext) async -> Result<
+        HTTPResponse, any Error
+    > {
         do {
             return .success(try await HTTPAttempt.$current.withValue(number) { try await next(request) })
         } catch {

@@ -13,7 +13,8 @@ extension TimeoutMiddleware {
         }
         if response.body.bufferedData == nil {
             response.body = HTTPBody(
-                stream: DeadlineBoundChunks(body: response.body, deadline: deadline, timeline: timeline, error: expired),
+                stream: DeadlineBoundChunks(
+                    body: response.body, deadline: deadline, timeline: timeline, error: expired),
                 length: response.body.length)
         }
         return response

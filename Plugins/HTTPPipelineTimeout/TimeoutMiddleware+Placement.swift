@@ -23,7 +23,8 @@ extension TimeoutMiddleware: PlacementDeclaring {
             [
                 .inside(
                     .retry,
-                    because: "a per-attempt timeout outside retry cuts the whole call, and its retryable error is never retried"
+                    because:
+                        "a per-attempt timeout outside retry cuts the whole call, and its retryable error is never retried"
                 )
             ]
         }

@@ -26,7 +26,8 @@ extension Scenario {
     /// Sends `request` through a 1 s deadline, checks that the call failed with the deadline's
     /// error within 1.1 s, prints the figure and returns it.
     @discardableResult
-    static func cutByADeadline(_ request: HTTPRequest, _ sink: InMemoryLogSink, label: String) async throws -> Duration {
+    static func cutByADeadline(_ request: HTTPRequest, _ sink: InMemoryLogSink, label: String) async throws -> Duration
+    {
         let pipeline = try deadlinePipeline(.seconds(1), sink: sink)
         let clock = ContinuousClock()
         let start = clock.now

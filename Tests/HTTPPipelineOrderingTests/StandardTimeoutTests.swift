@@ -59,7 +59,8 @@ import Testing
     func slowAttemptsAreRetriedUntilTheDeadline(inserting: Bool) async throws {
         let clock = ManualClock()
         let slowThenFast = ScriptedTransport([.ok("slow").delayed(by: .seconds(5)), .ok("{}")], clock: clock)
-        let recovering = try StandardPipeline.build(over: slowThenFast, options: Self.options(clock, inserting: inserting))
+        let recovering = try StandardPipeline.build(
+            over: slowThenFast, options: Self.options(clock, inserting: inserting))
         let recovered = await clock.run { try await recovering.send(HTTPRequest(url: orderingURL)) }
         #expect(try recovered.get().status == 200)
         #expect(slowThenFast.requests.count == 2)

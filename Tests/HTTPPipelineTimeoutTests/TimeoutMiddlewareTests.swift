@@ -101,7 +101,8 @@ struct TimeoutMiddlewareTests {
     func theContextOverridesTheLimit() async throws {
         for total in [true, false] {
             let clock = ManualClock()
-            let transport = ScriptedTransport(clock: clock) { _ in ScriptedTransport.Reply.ok().delayed(by: .seconds(5)) }
+            let transport = ScriptedTransport(clock: clock) { _ in ScriptedTransport.Reply.ok().delayed(by: .seconds(5))
+            }
             let timeout =
                 total ? TimeoutMiddleware.deadline(.seconds(2), clock: clock) : .perAttempt(.seconds(2), clock: clock)
             let pipeline = Pipeline(transport: transport) { timeout }

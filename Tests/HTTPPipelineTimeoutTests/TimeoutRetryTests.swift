@@ -35,11 +35,17 @@ struct TimeoutRetryTests {
         let result = await clock.run { try await pipeline.send(HTTPRequest(url: timeoutURL)) }
         #expect(result.timeout == HTTPTimeoutError(.total, after: .seconds(1)))
         #expect(transport.requests.count == 1)
-        #expect(RetryPolicy.default.shouldRetry(.failure(HTTPTimeoutError(.attempt, after: .seconds(1))), for: HTTPRequest(url: timeoutURL)))
-        #expect(!RetryPolicy.default.shouldRetry(.failure(HTTPTimeoutError(.total, after: .seconds(1))), for: HTTPRequest(url: timeoutURL)))
+        #expect(
+            RetryPolicy.default.shouldRetry(
+                .failure(HTTPTimeoutError(.attempt, after: .seconds(1))), for: HTTPRequest(url: timeoutURL)))
+        #expect(
+            !RetryPolicy.default.shouldRetry(
+                .failure(HTTPTimeoutError(.total, after: .seconds(1))), for: HTTPRequest(url: timeoutURL)))
     }
 
-    @Test("Retry waits for another attempt that fits in the deadline outside it, and returns the last response when the wait would not")
+    @Test(
+        "Retry waits for another attempt that fits in the deadline outside it, and returns the last response when the wait would not"
+    )
     func retryNeverWaitsPastTheContextDeadline() async throws {
         let exact = Backoff.exponential(base: .seconds(1), multiplier: 2, cap: .seconds(8), jitter: .none)
         for (deadline, attempts) in [(Duration.seconds(10), 3), (.seconds(3), 2)] {
