@@ -8,8 +8,12 @@ import Foundation
 /// handed to the scheduler and only read afterwards; `heapIndex` is read and written only by
 /// `DeadlineScheduler` while it holds its lock (its `Locked` state), which orders every access.
 class ScheduledDeadline: @unchecked Sendable {
+    /// A fixed instant, read once: the deadline before the timer is armed (reading the clock for
+    /// every timer made would cost the happy path a clock read).
+    private static let origin = ContinuousClock.now
+
     /// When the timer fires.
-    var deadline: ContinuousClock.Instant = .now
+    var deadline = ScheduledDeadline.origin
     /// Where the timer sits in the scheduler's heap, or -1 when it is in none.
     var heapIndex = -1
 

@@ -19,13 +19,14 @@ extension ManualClock {
     /// ```
     ///
     /// - Parameters:
-    ///   - quiet: How long the clock must see no change before it moves; 2 ms by default.
+    ///   - quiet: How long the clock must see no change before it moves; 20 ms by default (a
+    ///     thread-sanitized run needed more than 2 ms).
     ///   - limit: The most the clock is moved in all; 10 minutes by default. The operation may
     ///     still be running when it is reached: it is then waited for without moving the clock.
     ///   - operation: The code under test.
     /// - Returns: What the operation returned or threw.
     public func run<T: Sendable>(
-        quiet: Duration = .milliseconds(2),
+        quiet: Duration = .milliseconds(20),
         upTo limit: Duration = .seconds(600),
         _ operation: @escaping @Sendable () async throws -> T
     ) async -> Result<T, any Error> {
