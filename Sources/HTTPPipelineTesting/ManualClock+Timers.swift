@@ -12,14 +12,7 @@ extension ManualClock: TimerScheduling {
     /// Call it before ``advance(by:)`` so the code under test has really armed its timeout.
     /// - Parameter count: How many armed timers to wait for.
     public func waitForTimers(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.timers.count >= count { return true }
-                state.timerWaiters.append(Waiter(count: count, continuation: continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+        await waitUntil(count, pending: \.timers.count, waiters: \.timerWaiters)
     }
 
     package func scheduleTimer(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> Int {

@@ -182,10 +182,15 @@ public final class ManualClock: Clock, Sendable {
     /// Call it before ``advance(by:)`` so the code under test has really started to sleep.
     /// - Parameter count: How many pending sleepers to wait for.
     public func waitForSleepers(_ count: Int) async {
+        await waitUntil(count, pending: \.sleepers.count, waiters: \.waiters)
+    }
+
+    /// Waits until `pending` counts at least `count`, queued in `waiters` until it does.
+    func waitUntil(_ count: Int, pending: KeyPath<State, Int>, waiters: WritableKeyPath<State, [Waiter]>) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
-                if state.sleepers.count >= count { return true }
-                state.waiters.append(Waiter(count: count, continuation: continuation))
+                if state[keyPath: pending] >= count { return true }
+                state[keyPath: waiters].append(Waiter(count: count, continuation: continuation))
                 return false
             }
             if ready { continuation.resume() }

@@ -12,16 +12,13 @@ import Testing
 
 /// Where `TimeoutMiddleware` expects to sit, each expectation triggered by one order only.
 @Suite struct TimeoutPlacementTests {
-    let transport = ScriptedTransport([])
     let deadline = TimeoutMiddleware.deadline(.seconds(10), clock: ManualClock())
     let perAttempt = TimeoutMiddleware.perAttempt(.seconds(3), clock: ManualClock())
     let redirects = RedirectMiddleware()
     let retry = RetryMiddleware(policy: .default, clock: ManualClock())
 
     func reasons(_ layers: [any HTTPMiddleware]) -> [String] {
-        Pipeline(transport: transport, middleware: layers).orderingDiagnostics.map {
-            "\($0.layer) \($0.expectation.side == .outside ? "outside" : "inside") \($0.expectation.role) \($0.other)"
-        }
+        placementReasons(layers)
     }
 
     @Test func aDeadlineOutsideRetryIsCleanAndInsideIsReported() {
