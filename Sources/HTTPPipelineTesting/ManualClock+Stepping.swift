@@ -5,10 +5,11 @@ extension ManualClock {
     /// once the code under test has been quiet, until the operation ends; returns how it ended.
     ///
     /// For code whose sleepers and timers are not known in advance (a timeout around a retry
-    /// around a slow transport). Before each move the clock waits until nothing has started,
-    /// ended or been cancelled on it for `quiet` of real time (the tasks under test run
-    /// meanwhile; nothing sleeps), then moves to the earliest pending deadline, so every sleep
-    /// and timer fires in order and exactly on time.
+    /// around a slow transport). Before each move the clock waits for the code it woke last to
+    /// answer (start, end or cancel a sleep or a timer, or finish; a second of real time at
+    /// most), then until nothing has changed on it for `quiet` of real time (the tasks under
+    /// test run meanwhile; nothing sleeps), then moves to the earliest pending deadline, so every
+    /// sleep and timer fires in order and exactly on time.
     ///
     /// ```swift
     /// import Testing
@@ -52,6 +53,15 @@ extension ManualClock {
             guard !finished.value else { break }
             guard let next = (pendingDeadlines + pendingTimers).min(), next <= end else { continue }
             advance(to: next)
+            // What woke must be answered (a sleeper started or cancelled, a timer armed or
+            // disarmed, or the end) before the clock moves again: on a busy machine the woken task
+            // may wait its turn for longer than `quiet`. A second at most, for code that wakes and
+            // does nothing the clock sees.
+            let moved = activity
+            let wokeAt = realTime.now
+            while !finished.value, activity == moved, wokeAt.duration(to: realTime.now) < .seconds(1) {
+                await Task.yield()
+            }
         }
         await watcher.value
         return await task.result
