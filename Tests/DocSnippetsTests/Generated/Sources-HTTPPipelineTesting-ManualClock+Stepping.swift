@@ -9,13 +9,13 @@ import HTTPPipelineTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineTesting/ManualClock+Stepping.swift", line: 14)
+#sourceLocation(file: "Sources/HTTPPipelineTesting/ManualClock+Stepping.swift", line: 15)
 import Testing
 #sourceLocation()
 
-// Sources/HTTPPipelineTesting/ManualClock+Stepping.swift:14
-@MainActor private func snippetAtLine14() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineTesting/ManualClock+Stepping.swift", line: 16)
+// Sources/HTTPPipelineTesting/ManualClock+Stepping.swift:15
+@MainActor private func snippetAtLine15() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineTesting/ManualClock+Stepping.swift", line: 17)
 let clock = ManualClock()
 let result = await clock.run { try await pipeline.send(request) }
 #expect(throws: HTTPTimeoutError.self) { try result.get() }
