@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "HTTPPipelineRetry", targets: ["HTTPPipelineRetry"]),
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
         .library(name: "HTTPPipelineRedirect", targets: ["HTTPPipelineRedirect"]),
+        .library(name: "HTTPPipelineTimeout", targets: ["HTTPPipelineTimeout"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .executable(name: "pipeline-demo", targets: ["PipelineDemo"]),
@@ -76,10 +77,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HTTPPipelineTimeout",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineTimeout",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "HTTPPipelineStandard",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
-                "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineRedirect",
+                "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],
             swiftSettings: swiftSettings
         ),
@@ -91,7 +98,7 @@ let package = Package(
                 "HTTPPipelineRetry",
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures", "LibraryFixtures",
-                "HTTPPipelineRedirect",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
@@ -102,6 +109,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
+                "HTTPPipelineTimeout",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -147,6 +155,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPPipelineTimeoutTests",
+            dependencies: ["HTTPPipelineTimeout", "HTTPPipelineRetry", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HTTPPipelineAuthTests",
             dependencies: ["HTTPPipelineAuth", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
@@ -164,7 +177,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],
             swiftSettings: swiftSettings
         ),
@@ -173,7 +186,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],
             swiftSettings: swiftSettings
         ),
@@ -182,7 +195,7 @@ let package = Package(
             dependencies: [
                 "PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging",
                 "HTTPPipelineHeaders", "HTTPPipelineRetry", "HTTPPipelineGzip",
-                "HTTPPipelineRedirect",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],
             swiftSettings: swiftSettings
         ),
@@ -264,7 +277,7 @@ let package = Package(
                 "HTTPPipelineLogging",
                 "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures",
-                "HTTPPipelineRedirect",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],
             swiftSettings: swiftSettings
         ),
