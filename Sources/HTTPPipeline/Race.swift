@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What a race's operation returns: a response, or one chunk of a body.
 enum RaceValue: Sendable {
@@ -11,8 +10,7 @@ enum RaceValue: Sendable {
 /// caller's cancellation, and the caller waiting for it. Resumed exactly once, under the lock.
 ///
 /// `@unchecked Sendable` like its superclass, and why that is safe: besides what the superclass
-/// guards, it stores a constant error and `state`, a `Mutex` every access goes through (annotated
-/// for the thread sanitizer as `Locked` is: one allocation fewer than holding a `Locked`).
+/// guards, it stores a constant error and `state`, a ``Locked`` every access goes through.
 ///
 /// Not generic: a generic class looks up its metadata at run time on every allocation, which the
 /// happy path pays on every call. What a race can return is one of ``RaceValue``'s cases.
@@ -27,7 +25,7 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
     }
 
     private let error: HTTPTimeoutError
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(error: HTTPTimeoutError) {
         self.error = error
@@ -35,12 +33,7 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
     }
 
     private func withLock<R: Sendable>(_ body: (inout State) -> R) -> R {
-        let address = Unmanaged.passUnretained(self).toOpaque()
-        return state.withLock { state in
-            ThreadSanitizer.acquire?(address)
-            defer { ThreadSanitizer.release?(address) }
-            return body(&state)
-        }
+        state.withLock(body)
     }
 
     /// Starts the operation in a child task, at once on this thread where the platform allows.
