@@ -137,19 +137,26 @@ enum EndToEndBench {
         ]
         for (mode, tasks, request) in modes {
             var perSecond: [String: [Double]] = [:]
+            var ratios: [Double] = []
             for round in 0..<rounds {
                 let order = round.isMultiple(of: 2) ? clients : clients.reversed()
+                var rates: [String: Double] = [:]
                 for (name, client) in order {
-                    perSecond[name, default: []].append(
-                        try await run(client, request, requests: requests, tasks: tasks))
+                    rates[name] = try await run(client, request, requests: requests, tasks: tasks)
+                }
+                for (name, rate) in rates { perSecond[name, default: []].append(rate) }
+                if let bare = rates["bare"], let pipeline = rates["pipeline"], bare > 0 {
+                    ratios.append(pipeline / bare)
                 }
             }
-            let bareRate = median(perSecond["bare"] ?? [])
-            let pipelineRate = median(perSecond["pipeline"] ?? [])
             let key = "e2e_\(target.name)_\(mode)"
+            // The ratio is the median of each round's own ratio (the two clients ran back to back
+            // there), not the ratio of the medians: a load that comes and goes on the machine moves
+            // both members of a round together, and whole rounds apart.
             entries += [
-                ("\(key)_bare_rps", bareRate), ("\(key)_pipeline_rps", pipelineRate),
-                ("\(key)_ratio", bareRate > 0 ? pipelineRate / bareRate : 0),
+                ("\(key)_bare_rps", median(perSecond["bare"] ?? [])),
+                ("\(key)_pipeline_rps", median(perSecond["pipeline"] ?? [])),
+                ("\(key)_ratio", median(ratios)),
             ]
             if mode.hasSuffix("same_headers") { continue }
             if let wrk = Wrk.requestsPerSecond(target.url, connections: tasks) {
