@@ -128,10 +128,12 @@ public struct RetryMiddleware: HTTPMiddleware {
         guard let delay = delayBeforeRetry(after: result, request: request, policy: policy, start: start) else {
             return try result.get()
         }
-        result = .failure(CancellationError())  // let the given-up response go before the wait
         // From the first wait on, one race bounds the rest of the call by the policy's deadline:
-        // an attempt still in flight when it passes is cancelled.
+        // an attempt still in flight when it passes is cancelled. (Read again after the decision:
+        // with no wait left, the last result stands rather than a timeout.)
         let left = policy.deadline - (timeline.elapsed - start)
+        guard left > .zero else { return try result.get() }
+        result = .failure(CancellationError())  // let the given-up response go before the wait
         return try await timeline.race(within: left, orThrow: HTTPTimeoutError(.total, after: policy.deadline)) {
             try await retrying(request, policy: policy, start: start, firstDelay: delay, next: next)
         }

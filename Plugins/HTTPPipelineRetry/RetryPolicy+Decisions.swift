@@ -28,9 +28,13 @@ extension RetryPolicy {
             retryable = retryableStatuses.contains(response.status)
         case .failure(let error):
             if error is CancellationError { return false }
-            if let timeout = error as? HTTPTimeoutError { return timeout.isRetryable }
-            guard let urlError = error as? URLError else { return false }
-            retryable = retryableErrors.contains(urlError.code)
+            if let timeout = error as? HTTPTimeoutError {
+                retryable = timeout.isRetryable
+            } else if let urlError = error as? URLError {
+                retryable = retryableErrors.contains(urlError.code)
+            } else {
+                return false
+            }
         }
         return retryable && isReplayable(request)
     }

@@ -32,7 +32,7 @@ struct DeadlineBoundChunks: AsyncSequence, Sendable {
     /// `@unchecked Sendable`, and why that is safe: one reader belongs to one iterator, whose
     /// `next()` runs one race at a time and waits for the race's child task, the only code that
     /// touches `base`, to end before it returns. No two accesses to `base` ever overlap, and each
-    /// is ordered after the previous by the task group's completion.
+    /// is ordered after the previous because `next()` awaits the child's `value` before it returns.
     final class Reader: @unchecked Sendable {
         private var base: HTTPBody.Iterator
 

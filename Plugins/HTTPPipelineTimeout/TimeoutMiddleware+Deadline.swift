@@ -12,10 +12,13 @@ extension TimeoutMiddleware {
             try await next(request)
         }
         if response.body.bufferedData == nil {
-            response.body = HTTPBody(
-                stream: DeadlineBoundChunks(
-                    body: response.body, deadline: deadline, timeline: timeline, error: expired),
-                length: response.body.length)
+            let bound = DeadlineBoundChunks(
+                body: response.body, deadline: deadline, timeline: timeline, error: expired)
+            // A replayable body stays replayable: every read makes a fresh bound reader.
+            response.body =
+                response.body.isReplayable
+                ? HTTPBody(length: response.body.length, replayable: { bound })
+                : HTTPBody(stream: bound, length: response.body.length)
         }
         return response
     }

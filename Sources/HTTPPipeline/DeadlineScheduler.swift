@@ -100,7 +100,10 @@ package final class DeadlineScheduler: Sendable {
             for timer in due { timer.fire() }
             guard due.isEmpty else { continue }
             if let wait {
-                let nanoseconds = UInt64(min(max(wait.seconds * 1e9, 0), 86_400e9))
+                // At most a second at a time: `DispatchTime` stops while a machine sleeps and
+                // `ContinuousClock` does not, so a timer due during sleep fires within a second of
+                // waking rather than after the rest of the old wait.
+                let nanoseconds = UInt64(min(max(wait.seconds * 1e9, 0), 1e9))
                 _ = wake.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
             } else {
                 wake.wait()

@@ -51,9 +51,12 @@ public struct HTTPTimeoutError: Error, Sendable, Equatable, CustomStringConverti
 
     /// `1 s`, `250 ms`, `1.5 s`.
     static func shown(_ duration: Duration) -> String {
+        // Whole numbers through `Int64(exactly:)`: a limit such as `.seconds(Int64.max)` (a way to
+        // say "no limit") must print, not trap.
         let milliseconds = duration.milliseconds
-        if milliseconds < 1_000 { return "\(Int(milliseconds.rounded())) ms" }
+        if milliseconds < 1_000, let whole = Int64(exactly: milliseconds.rounded()) { return "\(whole) ms" }
         let seconds = duration.seconds
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+        if seconds == seconds.rounded(), let whole = Int64(exactly: seconds) { return "\(whole) s" }
+        return "\(seconds) s"
     }
 }

@@ -45,11 +45,14 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
                 resolve(.failure(error))
             }
         }
+        // `Task.immediate` came with Swift 6.2 (the package builds from 6.1) and macOS 26: before
+        // either, the child is an ordinary task, which starts on another thread.
+        #if compiler(>=6.2)
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             return Task.immediate(operation: body)
-        } else {
-            return Task(operation: body)
         }
+        #endif
+        return Task(operation: body)
     }
 
     /// The timer fired: the race ends with the error, unless something came first.

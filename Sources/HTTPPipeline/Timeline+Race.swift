@@ -5,9 +5,10 @@ extension Timeline {
     /// timeline's clock first: then the operation is cancelled, waited for, and `error` thrown.
     ///
     /// Structured in effect: the child is awaited before the call returns, whichever finishes
-    /// first, and the caller's cancellation reaches it. The child starts at once on the caller's
-    /// thread (`Task.immediate`), so an operation that completes without suspending arms no timer
-    /// at all. Otherwise the caller waits for whichever comes first, the operation or the timer,
+    /// first, and the caller's cancellation reaches it. Built with Swift 6.2 or later on a platform
+    /// that has `Task.immediate` (Linux; macOS 26 and its peers), the child starts at once on the
+    /// caller's thread, so an operation that completes without suspending arms no timer at all;
+    /// elsewhere it is an ordinary child task. Otherwise the caller waits for whichever comes first, the operation or the timer,
     /// exactly once:
     /// - on `ContinuousClock`, the timer is a deadline in the shared ``DeadlineScheduler``
     ///   (a lock and a heap insertion; cancelled, it is released at once);
@@ -52,8 +53,8 @@ extension Timeline {
         orThrow error: HTTPTimeoutError,
         _ operation: @Sendable () async throws -> RaceValue
     ) async throws -> RaceValue {
-        guard limit > .zero else { throw error }
         try Task.checkCancellation()
+        guard limit > .zero else { throw error }
         let race = Race(error: error)
         let outcome = await withoutActuallyEscaping(operation) { operation in
             let child = race.start(operation)

@@ -58,15 +58,18 @@ struct DeadlineSchedulerTests {
         #expect(!outcomes.contains(nil), "each race ends with its answer or its timeout, nothing else")
     }
 
-    @Test("A cancelled caller gets CancellationError, and its timer is released")
-    func aCancelledCallerReleasesItsTimer() async throws {
+    @Test("A cancelled caller gets CancellationError at once, not when its 30 s timer would fire")
+    func aCancelledCallerEndsAtOnce() async throws {
         let call = Task {
             try await Self.timeline.race(within: .seconds(30), orThrow: Self.error) {
                 try await Self.answer(after: .seconds(30))
             }
         }
         try await Task.sleep(for: .milliseconds(20))
+        let clock = ContinuousClock()
+        let cancelled = clock.now
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(cancelled.duration(to: clock.now) < .seconds(10))
     }
 }

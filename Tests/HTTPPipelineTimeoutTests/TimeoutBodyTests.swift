@@ -6,6 +6,15 @@ import Testing
 
 /// The decision on bodies: a total deadline covers reading a streamed body; a per-attempt timeout
 /// stops at the response head.
+/// A transport that answers with what `respond` makes.
+private struct ClosureTransport: HTTPTransport {
+    let respond: @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await respond(request)
+    }
+}
+
 @Suite("TimeoutMiddleware: streamed response bodies")
 struct TimeoutBodyTests {
     static let chunks = [Data("first ".utf8), Data("second".utf8)]
@@ -21,6 +30,23 @@ struct TimeoutBodyTests {
         #expect(read.timeout == HTTPTimeoutError(.total, after: .seconds(3)))
         #expect(clock.now.offset < .seconds(5), "cut at the deadline, before the chunk came")
         #expect(clock.pendingDeadlines.isEmpty, "the body's read was cancelled")
+    }
+
+    @Test("A replayable streamed body stays replayable under a deadline: it reads whole twice")
+    func aReplayableBodyStaysReplayable() async throws {
+        let clock = ManualClock()
+        let body = HTTPBody(length: 12) {
+            AsyncStream<Data> { continuation in
+                for chunk in Self.chunks { continuation.yield(chunk) }
+                continuation.finish()
+            }
+        }
+        let transport = ClosureTransport { _ in HTTPResponse(status: 200, body: body) }
+        let pipeline = Pipeline(transport: transport) { TimeoutMiddleware.deadline(.seconds(3), clock: clock) }
+        let response = try await pipeline.send(HTTPRequest(url: timeoutURL))
+        #expect(response.body.isReplayable)
+        #expect(try await response.body.collect(upTo: 1 << 20) == Data("first second".utf8))
+        #expect(try await response.body.collect(upTo: 1 << 20) == Data("first second".utf8))
     }
 
     @Test("A body that streams in before the deadline is read whole")

@@ -153,7 +153,6 @@ struct TimeoutMiddlewareTests {
 
     @Test("A timer that fires as the response arrives gives exactly one outcome, either one")
     func aTimerFiringAsTheResponseArrivesGivesOneOutcome() async throws {
-        var outcomes: [String: Int] = [:]
         for _ in 0..<50 {
             let clock = ManualClock()
             let transport = ScriptedTransport([.ok("just in time").delayed(by: .seconds(1))], clock: clock)
@@ -165,13 +164,10 @@ struct TimeoutMiddlewareTests {
             switch await call.result {
             case .success(let response):
                 #expect(response.status == 200)
-                outcomes["response", default: 0] += 1
             case .failure(let error):
                 #expect(error as? HTTPTimeoutError == HTTPTimeoutError(.attempt, after: .seconds(1)))
-                outcomes["timeout", default: 0] += 1
             }
             #expect(transport.requests.count == 1)
         }
-        #expect(outcomes.values.reduce(0, +) == 50)
     }
 }

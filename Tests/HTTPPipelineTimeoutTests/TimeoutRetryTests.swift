@@ -24,6 +24,28 @@ struct TimeoutRetryTests {
         #expect(transport.requests.count == 2)
     }
 
+    @Test(
+        "An attempt cut by a per-attempt timeout is never sent again when it cannot be replayed: a POST without an Idempotency-Key, or a single-pass body",
+        arguments: [false, true])
+    func aPerAttemptTimeoutNeverReplaysWhatCannotBeSentTwice(streamedBody: Bool) async throws {
+        let clock = ManualClock()
+        let transport = ScriptedTransport([.ok("slow").delayed(by: .seconds(5)), .ok("fast")], clock: clock)
+        let pipeline = Pipeline(transport: transport) {
+            Self.retry(clock)
+            TimeoutMiddleware.perAttempt(.seconds(1), clock: clock)
+        }
+        var request = HTTPRequest(method: streamedBody ? .put : .post, url: timeoutURL)
+        let chunks = AsyncStream<Data> { continuation in
+            continuation.yield(Data("order".utf8))
+            continuation.finish()
+        }
+        request.body = streamedBody ? HTTPBody(stream: chunks, length: 5) : HTTPBody(Data("order".utf8))
+        let sent = request
+        let result = await clock.run { try await pipeline.send(sent) }
+        #expect(result.timeout == HTTPTimeoutError(.attempt, after: .seconds(1)))
+        #expect(transport.requests.count == 1)
+    }
+
     @Test("Retry never retries an expired total deadline, even one inside it")
     func anExpiredDeadlineIsNotRetried() async throws {
         let clock = ManualClock()
