@@ -5,6 +5,10 @@ import Testing
 
 @testable import PipelineDemo
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The demo's redirect section: a cover moved to another origin, against two loopback servers.
 @Suite struct RedirectDemoTests {
     @Test("The redirect section follows one hop, logs both, and the other origin gets no credential or cookie")
@@ -13,7 +17,11 @@ import Testing
         try server.start()
         defer { server.stop() }
 
-        let result = try await showRedirect(server: server, transport: URLSessionTransport())
+        // A cookie jar of its own: the shared one holds cookies other tests' servers set, and a
+        // port one of them used can be this test's other origin now (same host and port: the
+        // same origin, so those cookies would rightly be sent there).
+        let transport = URLSessionTransport(configuration: .ephemeral)
+        let result = try await showRedirect(server: server, transport: transport)
 
         #expect(result.status == 200)
         #expect(result.hops.map(\.status) == [302])
