@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "HTTPPipelineRedirect", targets: ["HTTPPipelineRedirect"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
+        .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
         .executable(name: "pipeline-demo", targets: ["PipelineDemo"]),
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
     ],
@@ -83,6 +84,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "HTTPPipelineCassette",
+            dependencies: ["HTTPPipeline", "HTTPPipelineLogging"],
+            swiftSettings: swiftSettings
+        ),
         // Examples/ (not shipped): the demo, and the library scenario with its fixtures.
         .executableTarget(
             name: "PipelineDemo",
@@ -102,6 +108,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
+                "HTTPPipelineCassette",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -183,6 +190,14 @@ let package = Package(
                 "PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging",
                 "HTTPPipelineHeaders", "HTTPPipelineRetry", "HTTPPipelineGzip",
                 "HTTPPipelineRedirect",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineCassetteTests",
+            dependencies: [
+                "HTTPPipelineCassette", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging",
+                "HTTPPipelineStandard",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The numbered placeholders of one cassette: the same secret gets the same `<redacted-N>`
+/// wherever it appears in the file, a new secret the next number.
+///
+/// The secrets themselves stay in memory, as keys of this table; only placeholders are written.
+struct Placeholders: Sendable {
+    /// The number of each secret seen, from 1.
+    private var numbers: [String: Int] = [:]
+
+    /// The placeholder of a secret: `<redacted-1>` for the first one seen, and so on.
+    mutating func placeholder(for secret: String) -> String {
+        if let number = numbers[secret] { return Self.placeholder(number) }
+        let number = numbers.count + 1
+        numbers[secret] = number
+        return Self.placeholder(number)
+    }
+
+    static func placeholder(_ number: Int) -> String {
+        "<redacted-\(number)>"
+    }
+
+    /// `redacted` (the engine's output for `original`, with ``Redaction/mark`` where a secret was)
+    /// with each mark replaced by its secret's placeholder.
+    ///
+    /// The secret under each mark is found by aligning the text around the marks with
+    /// `original`. Where that fails (the engine changed more than the secret, as when a JSON value
+    /// that is an object becomes one string), each mark gets a placeholder of its own, keyed by
+    /// the whole original value and the mark's position: still consistent for a value repeated
+    /// whole. Nothing of `original` is ever copied into the result.
+    mutating func substitute(original: String, redacted: String, mark: String) -> String {
+        guard redacted.contains(mark) else { return redacted }
+        let segments = redacted.components(separatedBy: mark)
+        let secrets =
+            Self.align(Array(original.utf8), segments.map { Array($0.utf8) })
+            ?? (1..<segments.count).map { "\u{0}\(original)\u{0}\($0)" }
+        var result = segments[0]
+        for (index, secret) in secrets.enumerated() {
+            result += placeholder(for: secret) + segments[index + 1]
+        }
+        return result
+    }
+
+    /// The text under each mark, when `original` is the segments with one non-empty text
+    /// between each two; `nil` otherwise.
+    static func align(_ original: [UInt8], _ segments: [[UInt8]]) -> [String]? {
+        guard let first = segments.first, original.starts(with: first) else { return nil }
+        var position = first.count
+        var secrets: [String] = []
+        for index in segments.indices.dropFirst() {
+            let segment = segments[index]
+            let end: Int
+            if index == segments.count - 1 {
+                end = original.count - segment.count
+                guard end > position, original[end...].elementsEqual(segment) else { return nil }
+            } else {
+                guard let found = firstIndex(of: segment, in: original, from: position + 1) else { return nil }
+                end = found
+            }
+            secrets.append(String(decoding: original[position..<end], as: UTF8.self))
+            position = end + segment.count
+        }
+        return secrets
+    }
+
+    /// Where `needle` first occurs in `haystack` at or after `start`.
+    static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty else { return start <= haystack.count ? start : nil }
+        var index = start
+        while index + needle.count <= haystack.count {
+            if haystack[index] == needle[0], haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// `text` with every `<redacted-N>` written as the plain mark: what a live request redacted
+    /// by the engine is compared with, since a placeholder stands for whatever secret was there.
+    static func normalized(_ text: String, mark: String) -> String {
+        guard text.contains("<redacted-") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: "<redacted-") {
+            result += rest[..<range.lowerBound]
+            let after = rest[range.upperBound...]
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, after.dropFirst(digits.count).first == ">" {
+                result += mark
+                rest = after.dropFirst(digits.count + 1)
+            } else {
+                result += "<redacted-"
+                rest = after
+            }
+        }
+        return result + rest
+    }
+}
