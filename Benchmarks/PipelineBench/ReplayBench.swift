@@ -1,0 +1,96 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineCassette
+import HTTPPipelineStandard
+import HTTPPipelineTesting
+
+/// Record and replay (issue 20): replaying a 10,000-entry cassette through the standard stack,
+/// and what recording adds to a run over loopback sockets (recording vs not, same run, rounds
+/// interleaved), and per request against an in-memory transport.
+enum ReplayBench {
+    static let entries = 10_000
+
+    /// Request `index`: a distinct path, a query, the stack's headers and a bearer token.
+    static func request(_ index: Int, base: URL) -> HTTPRequest {
+        HTTPRequest(url: base.appending(path: "v1/books/\(index)").appending(queryItems: [.init(name: "lang", value: "en")]))
+    }
+
+    static func measurements(rounds: Int) async -> [(String, Double)] {
+        do {
+            return try await measure(rounds: rounds)
+        } catch {
+            FileHandle.standardError.write(Data("replay suite failed: \(error)\n".utf8))
+            return []
+        }
+    }
+
+    static func measure(rounds: Int) async throws -> [(String, Double)] {
+        let api = URL(string: "https://api.example.com") ?? URL(fileURLWithPath: "/")
+        let options = StandardStackBench.options()
+        let memory = LoggingBench.transport()
+        let requests = (0..<entries).map { request($0, base: api) }
+
+        // Recording in memory: the stack alone, then the stack over a recorder.
+        let cassette = Cassette()
+        let plain = try StandardPipeline.build(over: memory, options: options)
+        let recording = try StandardPipeline.build(over: RecordingTransport(over: memory, into: cassette), options: options)
+        let plainSeconds = try await run(plain, requests)
+        let recordingSeconds = try await run(recording, requests)
+        precondition(cassette.entries.count == entries, "every request recorded")
+
+        // Replay: a fresh transport per round (each entry is served once), the index built before
+        // the clock starts.
+        var replaySeconds: [Double] = []
+        for _ in 0..<rounds {
+            let replay = try StandardPipeline.build(over: try ReplayingTransport(cassette), options: options)
+            replaySeconds.append(try await run(replay, requests))
+        }
+
+        let ratio = try await loopbackOverhead(rounds: rounds, options: options)
+        return [
+            ("replay_requests_per_second", Double(entries) / median(replaySeconds)),
+            ("record_overhead_ratio", ratio),
+            ("record_in_memory_extra_ns", (recordingSeconds - plainSeconds) / Double(entries) * 1e9),
+        ]
+    }
+
+    /// Recording vs not over the loopback server and URLSessionTransport: the median of
+    /// `rounds` pairs of 1,000 sequential requests, each pair run back to back.
+    static func loopbackOverhead(rounds: Int, options: StandardOptions) async throws -> Double {
+        let server = LoopbackServer()
+        server.route(
+            "GET", "/v1/books",
+            .init(headers: [("Content-Type", "application/json")], body: Data(#"{"id":42,"title":"Dune"}"#.utf8)))
+        try server.start()
+        defer { server.stop() }
+        let requests = (0..<1_000).map { _ in HTTPRequest(url: server.baseURL.appending(path: "v1/books")) }
+        let transport = URLSessionTransport()
+        let plain = try StandardPipeline.build(over: transport, options: options)
+        _ = try await run(plain, Array(requests.prefix(100)))
+        var ratios: [Double] = []
+        for _ in 0..<rounds {
+            let recording = try StandardPipeline.build(
+                over: RecordingTransport(over: transport, into: Cassette()), options: options)
+            let without = try await run(plain, requests)
+            let with = try await run(recording, requests)
+            ratios.append(with / without)
+        }
+        return median(ratios)
+    }
+
+    /// Sends the requests in order; the seconds it took.
+    static func run(_ client: some HTTPTransport, _ requests: [HTTPRequest]) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for request in requests {
+            let response = try await client.send(request)
+            precondition(response.status == 200, "status \(response.status)")
+        }
+        let elapsed = start.duration(to: clock.now)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        values.isEmpty ? 0 : values.sorted()[values.count / 2]
+    }
+}
