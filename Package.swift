@@ -279,7 +279,7 @@ let package = Package(
                 "HTTPPipelineLogging",
                 "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures",
-                "HTTPPipelineRedirect",
+                "HTTPPipelineRedirect", "HTTPPipelineCassette",
             ],
             swiftSettings: swiftSettings
         ),

@@ -12,7 +12,8 @@ enum ReplayBench {
 
     /// Request `index`: a distinct path, a query, the stack's headers and a bearer token.
     static func request(_ index: Int, base: URL) -> HTTPRequest {
-        HTTPRequest(url: base.appending(path: "v1/books/\(index)").appending(queryItems: [.init(name: "lang", value: "en")]))
+        HTTPRequest(
+            url: base.appending(path: "v1/books/\(index)").appending(queryItems: [.init(name: "lang", value: "en")]))
     }
 
     static func measurements(rounds: Int) async -> [(String, Double)] {
@@ -33,7 +34,8 @@ enum ReplayBench {
         // Recording in memory: the stack alone, then the stack over a recorder.
         let cassette = Cassette()
         let plain = try StandardPipeline.build(over: memory, options: options)
-        let recording = try StandardPipeline.build(over: RecordingTransport(over: memory, into: cassette), options: options)
+        let recording = try StandardPipeline.build(
+            over: RecordingTransport(over: memory, into: cassette), options: options)
         let plainSeconds = try await run(plain, requests)
         let recordingSeconds = try await run(recording, requests)
         precondition(cassette.entries.count == entries, "every request recorded")

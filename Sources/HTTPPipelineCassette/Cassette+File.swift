@@ -31,8 +31,10 @@ extension Cassette {
     public convenience init(data: Data, redaction: Redaction = .default) throws(CassetteError) {
         let file = try HARDecoding.decode(data)
         for (index, entry) in file.log.entries.enumerated() {
-            _ = try HARDecoding.bytes(entry.request.postData?.text, encoding: entry.request.postData?.encoding, entry: index)
-            _ = try HARDecoding.bytes(entry.response.content.text, encoding: entry.response.content.encoding, entry: index)
+            _ = try HARDecoding.bytes(
+                entry.request.postData?.text, encoding: entry.request.postData?.encoding, entry: index)
+            _ = try HARDecoding.bytes(
+                entry.response.content.text, encoding: entry.response.content.encoding, entry: index)
         }
         self.init(entries: file.log.entries, redaction: redaction)
     }

@@ -84,7 +84,8 @@ extension Cassette {
                 startedDateTime: started.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
                 time: timings.send + timings.wait + timings.receive,
                 request: harRequest,
-                response: HAR.Response(status: response.status, headers: headers, content: content, redirectURL: location),
+                response: HAR.Response(
+                    status: response.status, headers: headers, content: content, redirectURL: location),
                 timings: timings
             )
             state.entries.append(entry)

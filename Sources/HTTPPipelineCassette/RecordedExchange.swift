@@ -25,7 +25,9 @@ struct RecordedExchange: Sendable {
         headers = entry.request.headers.map { ($0.name.lowercased(), Placeholders.normalized($0.value, mark: mark)) }
         let postData = entry.request.postData
         let requestBody = try HARDecoding.bytes(postData?.text, encoding: postData?.encoding, entry: index)
-        body = postData?.encoding == "base64" ? requestBody : Data(Placeholders.normalized(postData?.text ?? "", mark: mark).utf8)
+        body =
+            postData?.encoding == "base64"
+            ? requestBody : Data(Placeholders.normalized(postData?.text ?? "", mark: mark).utf8)
         let content = entry.response.content
         let responseBody = try HARDecoding.bytes(content.text, encoding: content.encoding, entry: index)
         var fields = HTTPFields(entry.response.headers.map { HTTPField(name: $0.name, value: $0.value) })
@@ -53,7 +55,9 @@ struct LiveRequest: Sendable {
         url = redactor.redaction.url(request.url)
         parts = URLParts(url)
         fields = request.fields
-        self.body = needsBody ? body.map { redactor.liveBody($0, contentType: request.fields["Content-Type"]) } ?? Data() : Data()
+        self.body =
+            needsBody
+            ? body.map { redactor.liveBody($0, contentType: request.fields["Content-Type"]) } ?? Data() : Data()
         self.redactor = redactor
     }
 

@@ -7,6 +7,8 @@ public import HTTPPipeline
 /// redirect hop is an entry of its own, as the server saw it:
 ///
 /// ```swift
+/// import HTTPPipelineStandard
+///
 /// let cassette = Cassette()
 /// let client = try StandardPipeline.build(over: RecordingTransport(over: URLSessionTransport(), into: cassette))
 /// _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))

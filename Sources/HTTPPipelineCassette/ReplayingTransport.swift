@@ -1,10 +1,12 @@
-public import HTTPPipeline
 import Foundation
+public import HTTPPipeline
 
 /// A transport that answers requests from a ``Cassette``: deterministic, offline, on every
 /// platform.
 ///
 /// ```swift
+/// import HTTPPipelineStandard
+///
 /// let cassette = try Cassette(contentsOf: URL(fileURLWithPath: "Cassettes/books.har"))
 /// let client = try StandardPipeline.build(over: try ReplayingTransport(cassette))
 /// let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))

@@ -30,7 +30,9 @@ import Testing
             (0..<3).map { HTTPRequest(url: testURL("https://api.example.com/items/\($0)")) }
         ).harData()
         let text = String(decoding: whole, as: UTF8.self)
-            .replacingOccurrences(of: #""url" : "https://api.example.com/items/1""#, with: #""url" : "https://api.example.com/items/1" ,,"#)
+            .replacingOccurrences(
+                of: #""url" : "https://api.example.com/items/1""#,
+                with: #""url" : "https://api.example.com/items/1" ,,"#)
         #expect(loadingError(text) == .malformed(entry: 1, reason: "not whole JSON"))
     }
 

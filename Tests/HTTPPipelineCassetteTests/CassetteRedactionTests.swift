@@ -41,7 +41,8 @@ struct SecretCorpus {
         let tokenReply = ScriptedTransport.Reply.status(
             200,
             headers: ["Content-Type": "application/json", "Set-Cookie": "sid=\(setCookie); Path=/; HttpOnly"],
-            body: Data(#"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer"}"#.utf8)
+            body: Data(
+                #"{"access_token":"\#(accessToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer"}"#.utf8)
         )
         let books = HTTPRequest(
             url: testURL("https://api.example.com/books?access_token=\(accessToken)&page=2"),
@@ -99,8 +100,12 @@ struct SecretCorpus {
             HTTPRequest(url: testURL("https://api.example.com/b?api_key=k3y-one-1234")),
         ])
         let urls = cassette.entries.map(\.request.url)
-        #expect(urls == ["https://api.example.com/a?api_key=<redacted-1>&q=x", "https://api.example.com/b?api_key=<redacted-1>"])
-        #expect(cassette.entries.first?.request.queryString.first == HAR.NameValue(name: "api_key", value: "<redacted-1>"))
+        #expect(
+            urls == [
+                "https://api.example.com/a?api_key=<redacted-1>&q=x", "https://api.example.com/b?api_key=<redacted-1>",
+            ])
+        #expect(
+            cassette.entries.first?.request.queryString.first == HAR.NameValue(name: "api_key", value: "<redacted-1>"))
     }
 
     @Test func aReplayMatchesARequestCarryingADifferentSecret() async throws {
@@ -114,7 +119,9 @@ struct SecretCorpus {
 
     @Test func aSecretInARecordedResponseBodyIsReplacedToo() async throws {
         let cassette = try await recordedCassette([HTTPRequest(url: testURL("https://api.example.com/token"))]) { _ in
-            .status(200, headers: ["Content-Type": "application/json"], body: Data(#"{"access_token":"abcSECRETxyz987"}"#.utf8))
+            .status(
+                200, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"access_token":"abcSECRETxyz987"}"#.utf8))
         }
         let text = try #require(cassette.entries.first?.response.content.text)
         #expect(text == #"{"access_token":"<redacted-1>"}"#)

@@ -149,7 +149,8 @@ let browserHAR = """
         #expect(content.encoding == "base64")
         #expect(content.text == png.base64EncodedString())
         #expect(content.size == png.count)
-        let replayed = try await ReplayingTransport(cassette).send(HTTPRequest(url: testURL("https://cdn.example.com/a.png")))
+        let replayed = try await ReplayingTransport(cassette).send(
+            HTTPRequest(url: testURL("https://cdn.example.com/a.png")))
         #expect(replayed.body.bufferedData == png)
     }
 }

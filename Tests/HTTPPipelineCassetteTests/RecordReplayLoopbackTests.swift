@@ -56,7 +56,8 @@ struct Outcome: Equatable {
             let response = try await client.send(request)
             var fields = response.fields
             fields.removeAll(named: "Date")
-            outcomes.append(Outcome(status: response.status, fields: fields, body: try await response.body.collect(upTo: 1 << 20)))
+            outcomes.append(
+                Outcome(status: response.status, fields: fields, body: try await response.body.collect(upTo: 1 << 20)))
         }
         return outcomes
     }
@@ -65,7 +66,8 @@ struct Outcome: Equatable {
         let server = try startServer()
         let base = server.baseURL
         let cassette = Cassette()
-        let recording = try StandardPipeline.build(over: RecordingTransport(over: URLSessionTransport(), into: cassette))
+        let recording = try StandardPipeline.build(
+            over: RecordingTransport(over: URLSessionTransport(), into: cassette))
         let recorded = try await outcomes(recording, requests(base))
         server.stop()
         let file = temporaryFile("loopback.har")

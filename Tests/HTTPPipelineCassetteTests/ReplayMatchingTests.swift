@@ -19,7 +19,13 @@ import Testing
         let counter = Locked(0)
         let cassette = try await recordedCassette(
             Array(repeating: HTTPRequest(url: testURL("https://api.example.com/next")), count: 3)
-        ) { _ in .ok("answer \(counter.withLock { $0 += 1; return $0 })") }
+        ) { _ in
+            let number = counter.withLock { count in
+                count += 1
+                return count
+            }
+            return .ok("answer \(number)")
+        }
         let replay = try ReplayingTransport(cassette)
         var bodies: [String] = []
         for _ in 0..<3 {
@@ -44,7 +50,8 @@ import Testing
         }
         #expect(closest.entry == 0)
         #expect(closest.differences == [.queryItem(name: "page", recorded: "1", live: "2")])
-        let method = await strictError(replay, HTTPRequest(method: .get, url: testURL("https://api.example.com/authors/7")))
+        let method = await strictError(
+            replay, HTTPRequest(method: .get, url: testURL("https://api.example.com/authors/7")))
         guard case .noMatch(_, let closest?) = method else {
             Issue.record("expected noMatch, got \(String(describing: method))")
             return
@@ -61,7 +68,8 @@ import Testing
     }
 
     @Test func anEmptyCassetteSaysSoInStrictMode() async throws {
-        let error = await strictError(try ReplayingTransport(Cassette()), HTTPRequest(url: testURL("https://a.example/")))
+        let error = await strictError(
+            try ReplayingTransport(Cassette()), HTTPRequest(url: testURL("https://a.example/")))
         #expect(error == .noMatch(request: "GET https://a.example/", closest: nil))
     }
 

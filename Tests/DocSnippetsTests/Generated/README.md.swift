@@ -7,28 +7,28 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 113)
+#sourceLocation(file: "README.md", line: 114)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 114)
+#sourceLocation(file: "README.md", line: 115)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 115)
+#sourceLocation(file: "README.md", line: 116)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 116)
+#sourceLocation(file: "README.md", line: 117)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 117)
+#sourceLocation(file: "README.md", line: 118)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 118)
+#sourceLocation(file: "README.md", line: 119)
 import HTTPPipelineRetry
 #sourceLocation()
 
-// README.md:113
-@MainActor private func snippetAtLine113() async throws {
-#sourceLocation(file: "README.md", line: 120)
+// README.md:114
+@MainActor private func snippetAtLine114() async throws {
+#sourceLocation(file: "README.md", line: 121)
 let client = try Pipeline(transport: URLSessionTransport()) {
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers
     RetryMiddleware(policy: .default)                         // each attempt re-runs auth below
