@@ -74,13 +74,15 @@ extension HAR {
 
     /// The reason phrase of common status codes, `""` for others.
     static func reasonPhrase(_ status: Int) -> String {
-        let phrases = [
-            200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 301: "Moved Permanently", 302: "Found",
-            303: "See Other", 304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
-            400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
-            429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
-            504: "Gateway Timeout",
-        ]
-        return phrases[status] ?? ""
+        phrases[status] ?? ""
     }
+
+    /// Reason phrases by status code.
+    static let phrases = [
+        200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 301: "Moved Permanently", 302: "Found",
+        303: "See Other", 304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
+        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
+        429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+        504: "Gateway Timeout",
+    ]
 }

@@ -29,14 +29,25 @@ struct Placeholders: Sendable {
     /// the whole original value and the mark's position: still consistent for a value repeated
     /// whole. Nothing of `original` is ever copied into the result.
     mutating func substitute(original: String, redacted: String, mark: String) -> String {
-        guard redacted.contains(mark) else { return redacted }
-        let segments = redacted.components(separatedBy: mark)
+        let bytes = Array(redacted.utf8)
+        let markBytes = Array(mark.utf8)
+        guard var found = Self.firstIndex(of: markBytes, in: bytes, from: 0) else { return redacted }
+        var segments: [[UInt8]] = []
+        var start = 0
+        while true {
+            segments.append(Array(bytes[start..<found]))
+            start = found + markBytes.count
+            guard let next = Self.firstIndex(of: markBytes, in: bytes, from: start) else { break }
+            found = next
+        }
+        segments.append(Array(bytes[start...]))
         let secrets =
-            Self.align(Array(original.utf8), segments.map { Array($0.utf8) })
+            Self.align(Array(original.utf8), segments)
             ?? (1..<segments.count).map { "\u{0}\(original)\u{0}\($0)" }
-        var result = segments[0]
+        var result = String(decoding: segments[0], as: UTF8.self)
         for (index, secret) in secrets.enumerated() {
-            result += placeholder(for: secret) + segments[index + 1]
+            result += placeholder(for: secret)
+            result += String(decoding: segments[index + 1], as: UTF8.self)
         }
         return result
     }
@@ -79,7 +90,7 @@ struct Placeholders: Sendable {
     /// `text` with every `<redacted-N>` written as the plain mark: what a live request redacted
     /// by the engine is compared with, since a placeholder stands for whatever secret was there.
     static func normalized(_ text: String, mark: String) -> String {
-        guard text.contains("<redacted-") else { return text }
+        guard firstIndex(of: Array("<redacted-".utf8), in: Array(text.utf8), from: 0) != nil else { return text }
         var result = ""
         var rest = Substring(text)
         while let range = rest.range(of: "<redacted-") {

@@ -8,21 +8,24 @@ import Foundation
 import FoundationNetworking
 #endif
 #sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 13)
-import HTTPPipelineCassette
+import HTTPPipeline
 #sourceLocation()
 #sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 14)
+import HTTPPipelineCassette
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 15)
 import HTTPPipelineStandard
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 74)
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 77)
 import HTTPPipelineTesting
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 75)
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 78)
 import Testing
 #sourceLocation()
 
 // Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:13
 @MainActor private func snippetAtLine13() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 16)
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 17)
 let cassette = Cassette()
 let recording = try StandardPipeline.build(
     over: RecordingTransport(over: URLSessionTransport(), into: cassette)
@@ -34,9 +37,9 @@ _ = cassette
 _ = recording
 }
 
-// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:34
-@MainActor private func snippetAtLine34() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 37)
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:35
+@MainActor private func snippetAtLine35() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 39)
 let recorded = try Cassette(contentsOf: URL(fileURLWithPath: "Tests/ShelfTests/Cassettes/books.har"))
 let replaying = try StandardPipeline.build(over: try ReplayingTransport(recorded))
 let books = try await replaying.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
@@ -46,8 +49,8 @@ _ = replaying
 _ = books
 }
 
-// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:73
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 77)
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:75
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 80)
 @Test private func aCassetteKeepsTheTokenOut() async throws {
     let cassette = Cassette()
     let recorder = RecordingTransport(over: ScriptedTransport([.ok("[]")]), into: cassette)
