@@ -45,14 +45,11 @@ public struct MatchRules: Sendable {
     /// - Parameter names: Header names, compared case-insensitively.
     /// - Returns: The modified rules.
     public func matchingHeaders(_ names: [String]) -> MatchRules {
-        var copy = self
-        let lowered = Set(names.map { $0.lowercased() })
-        if case .only(let earlier) = headers {
-            copy.headers = .only(earlier.union(lowered))
-        } else {
-            copy.headers = .only(lowered)
+        adding(headers: names) {
+            if case .only(let earlier) = $0 { earlier } else { nil }
+        } make: {
+            .only($0)
         }
-        return copy
     }
 
     /// Returns rules that compare every header except these (added to any ignored before).
@@ -60,13 +57,22 @@ public struct MatchRules: Sendable {
     /// - Parameter names: Header names left out, compared case-insensitively.
     /// - Returns: The modified rules.
     public func ignoringHeaders(_ names: [String]) -> MatchRules {
-        var copy = self
-        let lowered = Set(names.map { $0.lowercased() })
-        if case .allExcept(let earlier) = headers {
-            copy.headers = .allExcept(earlier.union(lowered))
-        } else {
-            copy.headers = .allExcept(lowered)
+        adding(headers: names) {
+            if case .allExcept(let earlier) = $0 { earlier } else { nil }
+        } make: {
+            .allExcept($0)
         }
+    }
+
+    /// A copy whose header rule is `make` of the names, lowercased, with those of the same kind
+    /// of rule given before (`earlier` finds them).
+    func adding(
+        headers names: [String],
+        earlier: (Headers) -> Set<String>?,
+        make: (Set<String>) -> Headers
+    ) -> MatchRules {
+        var copy = self
+        copy.headers = make(Set(names.map { $0.lowercased() }).union(earlier(headers) ?? []))
         return copy
     }
 
