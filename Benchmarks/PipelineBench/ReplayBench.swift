@@ -4,6 +4,12 @@ import HTTPPipelineCassette
 import HTTPPipelineStandard
 import HTTPPipelineTesting
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Record and replay (issue 20): replaying a 10,000-entry cassette through the standard stack,
 /// and what recording adds to a run over loopback sockets (recording vs not, same run, rounds
 /// interleaved), and per request against an in-memory transport.
@@ -48,17 +54,20 @@ enum ReplayBench {
             replaySeconds.append(try await run(replay, requests))
         }
 
-        let ratio = try await loopbackOverhead(rounds: rounds, options: options)
+        let (ratio, cpuRatio) = try await loopbackOverhead(rounds: rounds, options: options)
         return [
             ("replay_requests_per_second", Double(entries) / median(replaySeconds)),
             ("record_overhead_ratio", ratio),
+            ("record_overhead_cpu_ratio", cpuRatio),
             ("record_in_memory_extra_ns", (recordingSeconds - plainSeconds) / Double(entries) * 1e9),
         ]
     }
 
     /// Recording vs not over the loopback server and URLSessionTransport: the median of
-    /// `rounds` pairs of 1,000 sequential requests, each pair run back to back, in alternating order.
-    static func loopbackOverhead(rounds: Int, options: StandardOptions) async throws -> Double {
+    /// `rounds` pairs of 1,000 sequential requests, each pair run back to back, in alternating order:
+    /// wall-clock time, and the process's CPU time (every thread: the stack's, URLSession's and
+    /// the server's), which a busy machine disturbs less.
+    static func loopbackOverhead(rounds: Int, options: StandardOptions) async throws -> (Double, Double) {
         let server = LoopbackServer()
         server.route(
             "GET", "/v1/books",
@@ -70,19 +79,45 @@ enum ReplayBench {
         let plain = try StandardPipeline.build(over: transport, options: options)
         _ = try await run(plain, Array(requests.prefix(100)))
         var ratios: [Double] = []
+        var cpuRatios: [Double] = []
         for round in 0..<rounds {
             let recording = try StandardPipeline.build(
                 over: RecordingTransport(over: transport, into: Cassette()), options: options)
             // Which goes first alternates, so a drift in the machine's speed hits both alike.
+            var without = (wall: 0.0, cpu: 0.0)
+            var with = (wall: 0.0, cpu: 0.0)
             if round.isMultiple(of: 2) {
-                let without = try await run(plain, requests)
-                ratios.append(try await run(recording, requests) / without)
+                without = try await timed(plain, requests)
+                with = try await timed(recording, requests)
             } else {
-                let with = try await run(recording, requests)
-                ratios.append(with / (try await run(plain, requests)))
+                with = try await timed(recording, requests)
+                without = try await timed(plain, requests)
             }
+            ratios.append(with.wall / without.wall)
+            cpuRatios.append(with.cpu / without.cpu)
         }
-        return median(ratios)
+        return (median(ratios), median(cpuRatios))
+    }
+
+    /// Wall-clock and process CPU seconds of sending the requests.
+    static func timed(_ client: some HTTPTransport, _ requests: [HTTPRequest]) async throws -> (
+        wall: Double, cpu: Double
+    ) {
+        let cpuBefore = cpuSeconds()
+        let wall = try await run(client, requests)
+        return (wall, cpuSeconds() - cpuBefore)
+    }
+
+    /// The CPU time the process has used, user and system, in seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
     /// Sends the requests in order; the seconds it took.
