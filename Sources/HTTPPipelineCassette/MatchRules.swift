@@ -5,7 +5,7 @@ public import Foundation
 /// By default a request matches an entry with the same method, origin (scheme, host and port),
 /// path and query items (in any order across names, in order within one name); headers and
 /// bodies are not compared. Both sides are compared redacted: a live request passes through the
-/// same ``Redaction`` as the recording did, and a placeholder (`<redacted-3>`) matches any
+/// same `Redaction` as the recording did, and a placeholder (`<redacted-3>`) matches any
 /// redacted value, so a test may send a dummy token where a real one was recorded.
 ///
 /// ```swift

@@ -20,7 +20,7 @@ struct Placeholders: Sendable {
         "<redacted-\(number)>"
     }
 
-    /// `redacted` (the engine's output for `original`, with ``Redaction/mark`` where a secret was)
+    /// `redacted` (the engine's output for `original`, with `Redaction.mark` where a secret was)
     /// with each mark replaced by its secret's placeholder.
     ///
     /// The secret under each mark is found by aligning the text around the marks with
