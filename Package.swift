@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "HTTPPipelineRetry", targets: ["HTTPPipelineRetry"]),
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
         .library(name: "HTTPPipelineRedirect", targets: ["HTTPPipelineRedirect"]),
+        .library(name: "HTTPPipelineTimeout", targets: ["HTTPPipelineTimeout"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
@@ -77,10 +78,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HTTPPipelineTimeout",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineTimeout",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "HTTPPipelineStandard",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
-                "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineRedirect",
+                "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],
             swiftSettings: swiftSettings
         ),
@@ -97,7 +104,7 @@ let package = Package(
                 "HTTPPipelineRetry",
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures", "LibraryFixtures",
-                "HTTPPipelineRedirect",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
@@ -108,7 +115,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
-                "HTTPPipelineCassette",
+                "HTTPPipelineTimeout", "HTTPPipelineCassette",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -154,6 +161,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPPipelineTimeoutTests",
+            dependencies: ["HTTPPipelineTimeout", "HTTPPipelineRetry", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HTTPPipelineAuthTests",
             dependencies: ["HTTPPipelineAuth", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
@@ -171,7 +183,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],
             swiftSettings: swiftSettings
         ),
@@ -180,7 +192,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],
             swiftSettings: swiftSettings
         ),
@@ -189,7 +201,7 @@ let package = Package(
             dependencies: [
                 "PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging",
                 "HTTPPipelineHeaders", "HTTPPipelineRetry", "HTTPPipelineGzip",
-                "HTTPPipelineRedirect",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],
             swiftSettings: swiftSettings
         ),
@@ -279,7 +291,7 @@ let package = Package(
                 "HTTPPipelineLogging",
                 "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures",
-                "HTTPPipelineRedirect", "HTTPPipelineCassette",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
             ],
             swiftSettings: swiftSettings
         ),

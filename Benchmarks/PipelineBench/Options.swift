@@ -13,9 +13,10 @@ struct Options {
         Suites (--suite NAME; without it, all of them in this order):
           chains   no-op chains of 0, 1, 5 and 10 layers, builder and array forms, against closure folding
           logging  one exchange with and without LoggingMiddleware, at basic and at headers level
-          plugins  retry and auth on the happy path against the pipeline without them; a 1,000-request
-                   auth storm; the standard stack on the happy path, without and with a no-op at
-                   each of its insertion points
+          plugins  retry, auth and a 30 s deadline on the happy path against the pipeline without
+                   them; a 1,000-request auth storm; the standard stack on the happy path,
+                   without and with a no-op at each of its insertion points; 100,000 calls
+                   through a deadline, resident memory before and after
           standard the standard stack on the happy path alone, nothing inserted (for valgrind)
           gzip     the gzip plugin's decoder against a plain zlib loop: large and small bodies, speed and
                    peak memory; a streamed body inflated as its 16 KiB chunks arrive

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineRetry
+import HTTPPipelineTimeout
 
 /// A credential source that always has the same valid token: the auth happy path.
 struct StaticSource: CredentialSource {
@@ -9,7 +10,8 @@ struct StaticSource: CredentialSource {
     func refreshCredential(after failed: Credential?) async throws -> Credential { .bearer("bench-token") }
 }
 
-/// Per-exchange overhead of retry and auth on the happy path (nothing to retry, token valid),
+/// Per-exchange overhead of retry, auth and a 30 s deadline on the happy path (nothing to retry,
+/// token valid, an answer at once),
 /// as ratios to the same pipeline without them, measured side by side.
 enum PluginBench {
     static func chains() -> [(key: String, transport: any HTTPTransport)] {
@@ -21,6 +23,13 @@ enum PluginBench {
                 Pipeline(transport: transport) {
                     NoOp()
                     RetryMiddleware(policy: .default)
+                }
+            ),
+            (
+                "plugins_timeout",
+                Pipeline(transport: transport) {
+                    NoOp()
+                    TimeoutMiddleware.deadline(.seconds(30))
                 }
             ),
             (
@@ -36,7 +45,7 @@ enum PluginBench {
     static func entries(_ medians: [String: Double]) -> [(String, Double)] {
         guard let none = medians["plugins_none"], none > 0 else { return [] }
         var entries = [("plugins_none_ns", none)]
-        for name in ["retry", "auth"] {
+        for name in ["retry", "auth", "timeout"] {
             guard let with = medians["plugins_\(name)"] else { continue }
             entries += [
                 ("\(name)_happy_path_ns", with), ("\(name)_happy_path_added_ns", with - none),

@@ -55,6 +55,7 @@ func run(_ options: Options) async {
         report.extra += PluginBench.entries(medians)
         report.extra += StandardStackBench.entries(medians)
         report.extra += await AuthStormBench.measurements()
+        report.extra += await TimeoutMemoryBench.measurements()
     }
     if options.suite == "standard" {
         let medians = await runChains(

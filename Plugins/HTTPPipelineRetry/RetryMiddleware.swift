@@ -22,6 +22,15 @@ public import HTTPPipeline
 /// cancelled task stops waiting at once with `CancellationError`, and no attempt starts after
 /// cancellation. Waits are slept on the injected clock, so tests never sleep for real.
 ///
+/// The policy's ``RetryPolicy/deadline`` bounds the retries, attempts in flight included: from
+/// the first wait on, the rest of the call runs in one race against it, and when it passes
+/// during an attempt, the attempt is cancelled and `HTTPTimeoutError` (limit `.total`) thrown.
+/// The first attempt runs unraced, so the happy path pays nothing for it: to bound the first
+/// attempt too, put `TimeoutMiddleware.deadline` outside (or `.perAttempt` inside). A deadline set by a layer outside (`HTTPRequestContext.deadline`, from
+/// `TimeoutMiddleware.deadline`) is kept too: no wait that would end past it starts, and the
+/// last result is returned instead. A per-attempt timeout inside (`HTTPTimeoutError`, limit
+/// `.attempt`) is retried like a transient transport error.
+///
 /// One call can use another policy, or none, through its context:
 ///
 /// ```swift
@@ -105,37 +114,65 @@ public struct RetryMiddleware: HTTPMiddleware {
     ///   - request: The request; an `Idempotency-Key` is added first when the policy says so.
     ///   - next: The rest of the pipeline, called once per attempt.
     /// - Returns: The first response not worth retrying, or the last one.
-    /// - Throws: The last attempt's error when it is not worth retrying or attempts ran out, or
-    ///   `CancellationError` when the task is cancelled.
+    /// - Throws: The last attempt's error when it is not worth retrying or attempts ran out,
+    ///   `HTTPTimeoutError` (limit `.total`) when the policy's deadline passes during an attempt,
+    ///   or `CancellationError` when the task is cancelled.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let policy = request.context.retryPolicy ?? self.policy
         let request = preparing(request, policy: policy)
         let start = timeline.elapsed
         budget?.deposit()
-        var attempt = 1
-        var previousDelay: Duration?
-        while true {
-            try Task.checkCancellation()
-            var result: Result<HTTPResponse, any Error>
-            do {
-                result = .success(try await HTTPAttempt.$current.withValue(attempt) { try await next(request) })
-            } catch {
-                result = .failure(error)
-            }
-            let delay =
-                attempt < policy.maximumAttempts
-                ? delayBeforeRetry(
-                    after: result, request: request, policy: policy, retry: attempt, previous: previousDelay,
-                    start: start)
-                : nil
-            guard let delay else { return try result.get() }
-            // The response given up on goes before the wait: a streamed body stops downloading and
-            // gives its connection back now, not after the backoff.
-            result = .failure(CancellationError())
-            try await timeline.sleep(for: delay)
-            attempt += 1
-            previousDelay = delay
+        try Task.checkCancellation()
+        // The first attempt runs here, unraced: the happy path pays nothing for the deadline.
+        var result = await attempt(1, of: request, next: next)
+        guard let delay = delayBeforeRetry(after: result, request: request, policy: policy, start: start) else {
+            return try result.get()
         }
+        result = .failure(CancellationError())  // let the given-up response go before the wait
+        // From the first wait on, one race bounds the rest of the call by the policy's deadline:
+        // an attempt still in flight when it passes is cancelled.
+        let left = policy.deadline - (timeline.elapsed - start)
+        return try await timeline.race(within: left, orThrow: HTTPTimeoutError(.total, after: policy.deadline)) {
+            try await retrying(request, policy: policy, start: start, firstDelay: delay, next: next)
+        }
+    }
+
+    /// Waits `firstDelay`, then makes attempts 2, 3, … with their waits between them.
+    private func retrying(
+        _ request: HTTPRequest, policy: RetryPolicy, start: Duration, firstDelay: Duration, next: HTTPNext
+    ) async throws -> HTTPResponse {
+        var delay = firstDelay
+        var number = 1
+        while true {
+            try await timeline.sleep(for: delay)
+            number += 1
+            try Task.checkCancellation()
+            let result = await attempt(number, of: request, next: next)
+            guard
+                let next = delayBeforeRetry(
+                    after: result, request: request, policy: policy, retry: number, previous: delay, start: start)
+            else { return try result.get() }
+            delay = next
+        }
+    }
+
+    /// One attempt, with `HTTPAttempt.current` bound to its number.
+    private func attempt(_ number: Int, of request: HTTPRequest, next: HTTPNext) async -> Result<
+        HTTPResponse, any Error
+    > {
+        do {
+            return .success(try await HTTPAttempt.$current.withValue(number) { try await next(request) })
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The wait after the first attempt, or `nil` when there must be none.
+    private func delayBeforeRetry(
+        after result: Result<HTTPResponse, any Error>, request: HTTPRequest, policy: RetryPolicy, start: Duration
+    ) -> Duration? {
+        guard policy.maximumAttempts > 1 else { return nil }
+        return delayBeforeRetry(after: result, request: request, policy: policy, retry: 1, previous: nil, start: start)
     }
 
     /// The wait before another attempt, or `nil` when there must be none.
@@ -152,13 +189,15 @@ public struct RetryMiddleware: HTTPMiddleware {
             case .success(let response): .response(response.head)
             case .failure(let error): .failure(error)
             }
-        guard policy.shouldRetry(outcome, for: request) else { return nil }
+        guard retry < policy.maximumAttempts, policy.shouldRetry(outcome, for: request) else { return nil }
         var delay = policy.backoff.delay(beforeRetry: retry, previous: previous, random: random)
         if case .response(let response) = outcome, let retryAfter = policy.retryAfter(response, now: now()) {
             guard case .delay(let asked) = retryAfter, asked <= policy.maximumDelay else { return nil }
             delay = max(delay, asked)
         }
         guard timeline.elapsed - start + delay < policy.deadline else { return nil }
+        // The call's deadline, set by a layer outside: no wait, and so no attempt, past it.
+        if let deadline = request.context.deadline, delay >= deadline.remaining { return nil }
         guard budget?.withdraw() ?? true else { return nil }
         return delay
     }

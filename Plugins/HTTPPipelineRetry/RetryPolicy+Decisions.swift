@@ -11,7 +11,9 @@ extension RetryPolicy {
     }
 
     /// Whether an outcome is worth another attempt, judged by the outcome alone (attempts left,
-    /// the deadline and the budget are the middleware's business).
+    /// the deadline and the budget are the middleware's business). A per-attempt timeout
+    /// (`HTTPTimeoutError` with limit `.attempt`) is worth another attempt; an expired total
+    /// deadline never is.
     ///
     /// - Parameters:
     ///   - outcome: What the attempt ended in.
@@ -26,6 +28,7 @@ extension RetryPolicy {
             retryable = retryableStatuses.contains(response.status)
         case .failure(let error):
             if error is CancellationError { return false }
+            if let timeout = error as? HTTPTimeoutError { return timeout.isRetryable }
             guard let urlError = error as? URLError else { return false }
             retryable = retryableErrors.contains(urlError.code)
         }

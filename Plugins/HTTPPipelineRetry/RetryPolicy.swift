@@ -13,7 +13,8 @@ import FoundationNetworking
 /// - at most 3 attempts in total, within a 30-second deadline;
 /// - exponential backoff from 0.5 s, doubling, capped at 10 s, with full jitter;
 /// - transient transport errors (timed out, connection lost, cannot connect, cannot find host,
-///   DNS failure, not connected, …) and statuses 408, 429, 500, 502, 503, 504 are retried;
+///   DNS failure, not connected, …), a per-attempt `HTTPTimeoutError`, and statuses 408, 429,
+///   500, 502, 503, 504 are retried (an expired total deadline never is);
 ///   cancellation, bad URLs and TLS trust failures never are;
 /// - only idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE, TRACE) are retried; POST and PATCH
 ///   only when the request carries an `Idempotency-Key`;

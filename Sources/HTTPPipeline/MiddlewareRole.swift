@@ -28,6 +28,10 @@ public struct MiddlewareRole: Hashable, Sendable, ExpressibleByStringLiteral, Cu
     public static let auth: MiddlewareRole = "auth"
     /// Sends a request more than once.
     public static let retry: MiddlewareRole = "retry"
+    /// Bounds the whole call below it with a deadline.
+    public static let deadline: MiddlewareRole = "deadline"
+    /// Bounds each attempt below it with a timeout.
+    public static let attemptTimeout: MiddlewareRole = "attempt-timeout"
     /// Follows redirects: sends the call on to another URL, hop by hop.
     public static let redirects: MiddlewareRole = "redirects"
     /// Decodes response bodies (gzip, deflate).

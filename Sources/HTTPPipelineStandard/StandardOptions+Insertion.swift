@@ -7,9 +7,12 @@ extension StandardOptions {
     /// plugins are left out or join the stack. Outermost first:
     ///
     /// ```
-    /// outermost → DefaultHeaders → outsideRetry → RetryMiddleware → insideRetry → AuthMiddleware
-    ///   → insideAuth → LoggingMiddleware → GzipMiddleware → beforeTransport → transport
+    /// outermost → [deadline] → DefaultHeaders → outsideRetry → RedirectMiddleware → RetryMiddleware
+    ///   → [perAttempt] → insideRetry → AuthMiddleware → insideAuth → LoggingMiddleware
+    ///   → GzipMiddleware → beforeTransport → transport
     /// ```
+    ///
+    /// (`[deadline]` and `[perAttempt]` are the two `TimeoutMiddleware` layers, when set.)
     public struct InsertionPoint: Hashable, Sendable, CustomStringConvertible {
         @usableFromInline enum Place: Int, Sendable {
             case outermost, outsideRetry, insideRetry, insideAuth, beforeTransport
@@ -22,8 +25,8 @@ extension StandardOptions {
             self.place = place
         }
 
-        /// Outside every built-in layer: runs once per call and sees the request as the caller
-        /// made it, before default headers; sees the response last. For call-level metrics, or a
+        /// Outside every built-in layer, the deadline included: runs once per call and sees the
+        /// request as the caller made it, before default headers; sees the response last. For call-level metrics, or a
         /// header that must win over a default (default headers never replace a header already
         /// set).
         public static let outermost = InsertionPoint(.outermost)
@@ -33,8 +36,8 @@ extension StandardOptions {
         /// as an idempotency key that retry reads to decide whether a `POST` may be sent again.
         public static let outsideRetry = InsertionPoint(.outsideRetry)
 
-        /// Inside retry, outside auth: runs once per attempt of each hop, before the credential is
-        /// attached.
+        /// Inside retry and the per-attempt timeout, outside auth: runs once per attempt of each
+        /// hop, before the credential is attached, within the attempt's time.
         /// For a value that must be fresh on every attempt, such as a timestamp or an attempt
         /// header.
         public static let insideRetry = InsertionPoint(.insideRetry)

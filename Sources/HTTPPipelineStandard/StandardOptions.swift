@@ -33,12 +33,20 @@ public struct StandardOptions: Sendable {
 
     /// Default headers added to every request; none by default.
     public var headers: [DefaultHeaders.Header]
+    /// A deadline for the whole call (`TimeoutMiddleware.deadline`), just inside the outermost
+    /// point: every hop, attempt and wait, and reading a streamed body, together. `nil` (none) by
+    /// default; a call can change it with `HTTPRequestContext.totalTimeout`.
+    public var totalTimeout: Duration?
     /// How redirects are followed: `RedirectPolicy.default` (at most 10 hops, credentials and
     /// cookies removed when the origin changes, https to http refused) by default; `nil` hands
     /// every 3xx to the caller. The shipped transports do not follow redirects themselves.
     public var redirects: RedirectPolicy?
     /// The retry policy; `RetryPolicy.default` by default, `nil` for none.
     public var retry: RetryPolicy?
+    /// A timeout for each attempt (`TimeoutMiddleware.perAttempt`), just inside retry, until the
+    /// response head; a cut attempt is retried. `nil` (none) by default; a call can change it
+    /// with `HTTPRequestContext.attemptTimeout`.
+    public var attemptTimeout: Duration?
     /// Where credentials come from; `nil` (no auth) by default.
     public var credentials: (any CredentialSource)?
     /// How auth recognises rejection and limits refreshes.
@@ -51,7 +59,7 @@ public struct StandardOptions: Sendable {
     public var logging: Logging?
     /// Response decoding; `GzipOptions.default` by default, `nil` for none.
     public var gzip: GzipOptions?
-    /// The clock retry waits and auth timeouts use.
+    /// The clock retry waits, auth timeouts and the timeouts above use.
     public var clock: any Clock<Duration>
     /// Your own middleware, by insertion point, each point's in the order inserted; empty by
     /// default. ``insert(_:at:)`` adds to it.
@@ -61,8 +69,10 @@ public struct StandardOptions: Sendable {
     ///
     /// - Parameters:
     ///   - headers: Default headers.
+    ///   - totalTimeout: The call's deadline, or `nil`.
     ///   - redirects: The redirect policy, or `nil`.
     ///   - retry: The retry policy, or `nil`.
+    ///   - attemptTimeout: Each attempt's timeout, or `nil`.
     ///   - credentials: The credential source, or `nil`.
     ///   - auth: Auth options.
     ///   - authMiddleware: Your own auth middleware, or `nil`.
@@ -71,8 +81,10 @@ public struct StandardOptions: Sendable {
     ///   - clock: The clock for waits and timeouts.
     public init(
         headers: [DefaultHeaders.Header] = [],
+        totalTimeout: Duration? = nil,
         redirects: RedirectPolicy? = .default,
         retry: RetryPolicy? = .default,
+        attemptTimeout: Duration? = nil,
         credentials: (any CredentialSource)? = nil,
         auth: AuthOptions = .default,
         authMiddleware: AuthMiddleware? = nil,
@@ -81,8 +93,10 @@ public struct StandardOptions: Sendable {
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.headers = headers
+        self.totalTimeout = totalTimeout
         self.redirects = redirects
         self.retry = retry
+        self.attemptTimeout = attemptTimeout
         self.credentials = credentials
         self.auth = auth
         self.authMiddleware = authMiddleware

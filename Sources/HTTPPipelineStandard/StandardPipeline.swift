@@ -5,9 +5,11 @@ public import HTTPPipelineHeaders
 public import HTTPPipelineLogging
 public import HTTPPipelineRedirect
 public import HTTPPipelineRetry
+public import HTTPPipelineTimeout
 
-/// The recommended pipeline in one call: default headers, redirects, retry, auth, logging and decoding, in
-/// the documented order, each configured by ``StandardOptions`` or left out.
+/// The recommended pipeline in one call: a deadline, default headers, redirects, retry, a
+/// per-attempt timeout, auth, logging and decoding, in the documented order, each configured by
+/// ``StandardOptions`` or left out (both timeouts are off unless set).
 ///
 /// ```swift
 /// import HTTPPipelineHeaders
@@ -24,8 +26,12 @@ public import HTTPPipelineRetry
 /// ```
 ///
 /// ## Ordering
-/// `DefaultHeaders → RedirectMiddleware → RetryMiddleware → AuthMiddleware → LoggingMiddleware →
-/// GzipMiddleware → transport`, outermost first: every hop and attempt carries the same headers
+/// `TimeoutMiddleware.deadline → DefaultHeaders → RedirectMiddleware → RetryMiddleware →
+/// TimeoutMiddleware.perAttempt → AuthMiddleware → LoggingMiddleware → GzipMiddleware →
+/// transport`, outermost first (the two timeouts only when ``StandardOptions/totalTimeout`` and
+/// ``StandardOptions/attemptTimeout`` are set): the deadline bounds the whole call, every hop,
+/// attempt and wait and the body's reading, and retry inside never waits past it; each attempt
+/// has its own timeout, and a cut attempt is retried; every hop and attempt carries the same headers
 /// (a header the redirect policy lists is dropped when the origin changes); each hop of a
 /// redirect is retried on its own, judged by its own method; each attempt re-runs auth,
 /// so an attempt after a refresh carries the new token; logging sees each attempt as sent, with
@@ -48,9 +54,11 @@ public enum StandardPipeline {
         over transport: Transport,
         options: StandardOptions = StandardOptions()
     ) throws -> Pipeline<some HTTPMiddleware, Transport> {
+        let deadline = options.totalTimeout.map { TimeoutMiddleware.deadline($0, clock: options.clock) }
         let headers = options.headers.isEmpty ? nil : try DefaultHeaders(options.headers)
         let redirects = options.redirects.map { RedirectMiddleware(policy: $0) }
         let retry = options.retry.map { RetryMiddleware(policy: $0, clock: options.clock) }
+        let attempt = options.attemptTimeout.map { TimeoutMiddleware.perAttempt($0, clock: options.clock) }
         let auth =
             options.authMiddleware
             ?? options.credentials.map { AuthMiddleware(source: $0, options: options.auth, clock: options.clock) }
@@ -62,14 +70,16 @@ public enum StandardPipeline {
             // run-time stack, each layer called through an existential. A plugin that joins the
             // stack goes in both, in the same place.
             if options.insertions.isEmpty {
+                deadline
                 headers
                 redirects
                 retry
+                attempt
                 auth
                 logging
                 gzip
             } else {
-                stack(headers, redirects, retry, auth, logging, gzip, inserting: options)
+                stack(deadline, headers, redirects, retry, attempt, auth, logging, gzip, inserting: options)
             }
         }
     }
@@ -78,9 +88,11 @@ public enum StandardPipeline {
     /// run-time stack.
     @usableFromInline
     static func stack(
+        _ deadline: TimeoutMiddleware?,
         _ headers: DefaultHeaders?,
         _ redirects: RedirectMiddleware?,
         _ retry: RetryMiddleware?,
+        _ attempt: TimeoutMiddleware?,
         _ auth: AuthMiddleware?,
         _ logging: LoggingMiddleware?,
         _ gzip: GzipMiddleware?,
@@ -90,10 +102,12 @@ public enum StandardPipeline {
             options.insertions[point] ?? []
         }
         var layers = inserted(.outermost)
+        if let deadline { layers.append(deadline) }
         if let headers { layers.append(headers) }
         layers += inserted(.outsideRetry)
         if let redirects { layers.append(redirects) }
         if let retry { layers.append(retry) }
+        if let attempt { layers.append(attempt) }
         layers += inserted(.insideRetry)
         if let auth { layers.append(auth) }
         layers += inserted(.insideAuth)

@@ -16,6 +16,10 @@ import HTTPPipeline
 /// ```
 ///
 /// A cancelled sleeper throws `CancellationError` at once, as `Task.sleep` does.
+///
+/// Timeouts (`TimeoutMiddleware`, retry's deadline) arm *timers* on the clock, not sleepers:
+/// ``pendingTimers`` and ``waitForTimers(_:)`` see them, ``pendingDeadlines`` and
+/// ``waitForSleepers(_:)`` do not, and ``advance(by:)`` fires both, earliest first.
 public final class ManualClock: Clock, Sendable {
     /// A point on a ``ManualClock``: the time advanced since the clock was created.
     public struct Instant: InstantProtocol, CustomStringConvertible {
@@ -52,27 +56,35 @@ public final class ManualClock: Clock, Sendable {
         public var description: String { "\(offset)" }
     }
 
-    private struct Sleeper {
+    struct Sleeper {
         let id: Int
         let deadline: Instant
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    private struct Waiter {
+    struct Waiter {
         let count: Int
         let continuation: CheckedContinuation<Void, Never>
     }
 
-    private struct State {
+    struct Timer {
+        let id: Int
+        let deadline: Instant
+        let fire: @Sendable () -> Void
+    }
+
+    struct State {
         var now = Instant(offset: .zero)
         var sleepers: [Sleeper] = []
         var waiters: [Waiter] = []
+        var timers: [Timer] = []
+        var timerWaiters: [Waiter] = []
         var cancelledBeforeSleeping: Set<Int> = []
         var nextID = 0
         var sleepCount = 0
     }
 
-    private let state = Locked(State())
+    let state = Locked(State())
 
     /// Creates a clock at offset zero.
     public init() {}
@@ -143,20 +155,25 @@ public final class ManualClock: Clock, Sendable {
         advance(to: now.advanced(by: max(duration, .zero)))
     }
 
-    /// Moves the clock to `instant` (never backwards) and wakes every sleeper whose deadline is
-    /// reached, earliest first.
+    /// Moves the clock to `instant` (never backwards) and wakes every sleeper and fires every
+    /// timer whose deadline is reached, earliest first (at one instant, sleepers first).
     ///
     /// - Parameter instant: The new current instant.
     public func advance(to instant: Instant) {
-        let due = state.withLock { state -> [Sleeper] in
+        let (sleepers, timers) = state.withLock { state -> ([Sleeper], [Timer]) in
             state.now = max(state.now, instant)
             let now = state.now
-            let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+            let sleepers = state.sleepers.filter { $0.deadline <= now }
             state.sleepers.removeAll { $0.deadline <= now }
-            return due
+            let timers = state.timers.filter { $0.deadline <= now }
+            state.timers.removeAll { $0.deadline <= now }
+            return (sleepers, timers)
         }
-        for sleeper in due {
-            sleeper.continuation.resume()
+        let due =
+            sleepers.map { (deadline: $0.deadline, order: 0, wake: $0.continuation.resume) }
+            + timers.map { (deadline: $0.deadline, order: 1, wake: $0.fire) }
+        for entry in due.sorted(by: { ($0.deadline, $0.order) < ($1.deadline, $1.order) }) {
+            entry.wake()
         }
     }
 
@@ -165,17 +182,22 @@ public final class ManualClock: Clock, Sendable {
     /// Call it before ``advance(by:)`` so the code under test has really started to sleep.
     /// - Parameter count: How many pending sleepers to wait for.
     public func waitForSleepers(_ count: Int) async {
+        await waitUntil(count, pending: \.sleepers.count, waiters: \.waiters)
+    }
+
+    /// Waits until `pending` counts at least `count`, queued in `waiters` until it does.
+    func waitUntil(_ count: Int, pending: KeyPath<State, Int>, waiters: WritableKeyPath<State, [Waiter]>) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
-                if state.sleepers.count >= count { return true }
-                state.waiters.append(Waiter(count: count, continuation: continuation))
+                if state[keyPath: pending] >= count { return true }
+                state[keyPath: waiters].append(Waiter(count: count, continuation: continuation))
                 return false
             }
             if ready { continuation.resume() }
         }
     }
 
-    private func resumeSatisfiedWaiters() {
+    func resumeSatisfiedWaiters() {
         let ready = state.withLock { state -> [Waiter] in
             let pending = state.sleepers.count
             let ready = state.waiters.filter { $0.count <= pending }

@@ -75,6 +75,14 @@ struct HTTPBinInteropTests {
         try await run(.cancellation)
     }
 
+    @Test func aOneSecondDeadlineUnderDefaultRetryEndsACallToASilentServerWithin1Point1Seconds() async throws {
+        try await run(.deadlineOnASilentServer)
+    }
+
+    @Test func aOneSecondDeadlineCutsHTTPBinsDelay3Within1Point1Seconds() async throws {
+        try await run(.deadlineOnDelay)
+    }
+
     /// Every scenario at once into one sink: the run's combined log holds none of its secrets.
     /// (Self-contained, so it holds whatever order or parallelism the other tests run in.)
     @Test func theWholeRunsCombinedLogHoldsNoneOfItsSecrets() async throws {

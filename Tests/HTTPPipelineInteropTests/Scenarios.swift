@@ -16,6 +16,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case defaultHeaders, bearerRefresh, retry503, retry429, gzipDeflate, brotli, passwordBody
     case setCookie, redirectChain, binaryBody, cancellation
     case redirectToAnotherOrigin, redirectHops, absoluteRedirectHops, relativeRedirectHops
+    case deadlineOnASilentServer, deadlineOnDelay
 
     func run(on server: HTTPBin, into sink: InMemoryLogSink) async throws {
         switch self {
@@ -34,6 +35,8 @@ enum Scenario: String, CaseIterable, Sendable {
         case .redirectHops: try await Self.followedChain("/redirect/3", server, sink)
         case .absoluteRedirectHops: try await Self.followedChain("/absolute-redirect/3", server, sink)
         case .relativeRedirectHops: try await Self.followedChain("/relative-redirect/3", server, sink)
+        case .deadlineOnASilentServer: try await Self.deadlineOnASilentServer(sink)
+        case .deadlineOnDelay: try await Self.deadlineOnDelay(server, sink)
         }
     }
 

@@ -11,16 +11,13 @@ import Testing
 
 /// Where `RedirectMiddleware` expects to sit, each expectation triggered by one order only.
 @Suite struct RedirectPlacementTests {
-    let transport = ScriptedTransport([])
     let redirects = RedirectMiddleware()
     let retry = RetryMiddleware(policy: .default, clock: ManualClock())
     let auth = AuthMiddleware(source: OrderingDiagnosticsTests.Tokens(), clock: ManualClock())
     let logging = LoggingMiddleware(level: .basic, sink: InMemoryLogSink())
 
     func reasons(_ layers: [any HTTPMiddleware]) -> [String] {
-        Pipeline(transport: transport, middleware: layers).orderingDiagnostics.map {
-            "\($0.layer) \($0.expectation.side == .outside ? "outside" : "inside") \($0.expectation.role) \($0.other)"
-        }
+        placementReasons(layers)
     }
 
     @Test func redirectsOutsideAuthIsCleanAndInsideIsReported() {

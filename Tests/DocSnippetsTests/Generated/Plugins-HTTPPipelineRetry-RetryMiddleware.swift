@@ -28,9 +28,9 @@ let pipeline = try Pipeline(transport: URLSessionTransport()) {
 _ = pipeline
 }
 
-// Plugins/HTTPPipelineRetry/RetryMiddleware.swift:28
-@MainActor private func snippetAtLine28() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryMiddleware.swift", line: 28)
+// Plugins/HTTPPipelineRetry/RetryMiddleware.swift:37
+@MainActor private func snippetAtLine37() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryMiddleware.swift", line: 37)
 var request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/payments")!)
 request.context.retryPolicy = RetryPolicy.none   // this call is sent once, whatever fails
 #sourceLocation()

@@ -10,9 +10,9 @@ import HTTPPipelineRetry
 import FoundationNetworking
 #endif
 
-// Plugins/HTTPPipelineRetry/RetryPolicy.swift:109
-@MainActor private func snippetAtLine109() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryPolicy.swift", line: 109)
+// Plugins/HTTPPipelineRetry/RetryPolicy.swift:110
+@MainActor private func snippetAtLine110() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryPolicy.swift", line: 110)
 let retry = RetryMiddleware(policy: .attempts(4, backoff: .exponential(base: .milliseconds(200))))
 let noWaiting = RetryPolicy.attempts(3, backoff: .immediate)   // for tests
 #sourceLocation()

@@ -19,7 +19,7 @@ import HTTPPipelineLogging
 #sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 15)
 import HTTPPipelineStandard
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 49)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 68)
 import Testing
 #sourceLocation()
 
@@ -39,8 +39,20 @@ _ = options
 _ = client
 }
 
-// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:47
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 51)
+// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:40
+@MainActor private func snippetAtLine40() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 43)
+let options = StandardOptions(totalTimeout: .seconds(10), attemptTimeout: .seconds(3))
+let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
+print(client)
+// Pipeline(TimeoutMiddleware.deadline -> RedirectMiddleware -> RetryMiddleware -> TimeoutMiddleware.perAttempt -> GzipMiddleware -> URLSessionTransport)
+#sourceLocation()
+_ = options
+_ = client
+}
+
+// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:66
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 70)
 /// Signs each request over its method, URL and credential. A real signer computes an HMAC
 /// (SHA-256) with a secret key; a keyed FNV-1a hash keeps this example free of a crypto library.
 private struct RequestSigner: HTTPMiddleware, PlacementDeclaring {
@@ -63,8 +75,8 @@ private struct RequestSigner: HTTPMiddleware, PlacementDeclaring {
     }
 }
 #sourceLocation()
-@MainActor private func snippetAtLine47() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 73)
+@MainActor private func snippetAtLine66() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 92)
 var options = StandardOptions(credentials: tokenStore)
 options.insert(RequestSigner(key: "example-key"), at: .insideAuth)
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)

@@ -10,9 +10,9 @@ import HTTPPipelineStandard
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift:68
-@MainActor private func snippetAtLine68() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift", line: 68)
+// Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift:71
+@MainActor private func snippetAtLine71() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift", line: 71)
 var options = StandardOptions(credentials: tokenStore)
 options.insert(RequestStamp(), at: .outermost)
 options.insert(TimingLog(), at: .insideRetry)

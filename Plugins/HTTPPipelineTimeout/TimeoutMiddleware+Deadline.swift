@@ -1,0 +1,22 @@
+import Foundation
+import HTTPPipeline
+
+extension TimeoutMiddleware {
+    /// Sends `request` within `deadline` (`remaining` left of it now), then bounds every chunk of
+    /// a streamed response body by it too.
+    func withinDeadline(
+        _ request: HTTPRequest, deadline: HTTPDeadline, remaining: Duration, next: HTTPNext
+    ) async throws -> HTTPResponse {
+        let expired = HTTPTimeoutError(.total, after: deadline.limit)
+        var response = try await timeline.race(within: remaining, orThrow: expired) {
+            try await next(request)
+        }
+        if response.body.bufferedData == nil {
+            response.body = HTTPBody(
+                stream: DeadlineBoundChunks(
+                    body: response.body, deadline: deadline, timeline: timeline, error: expired),
+                length: response.body.length)
+        }
+        return response
+    }
+}

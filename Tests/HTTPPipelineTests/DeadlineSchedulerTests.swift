@@ -1,0 +1,72 @@
+import Foundation
+import HTTPPipeline
+import Testing
+
+/// The race on `ContinuousClock`, through the shared deadline scheduler: real time, kept short.
+@Suite("Deadline scheduler: races on ContinuousClock")
+struct DeadlineSchedulerTests {
+    static let timeline = Timeline(ContinuousClock())
+    static let error = HTTPTimeoutError(.attempt, after: .milliseconds(50))
+
+    /// A response after `delay` of real time, cancellable.
+    static func answer(after delay: Duration) async throws -> HTTPResponse {
+        try await Task.sleep(for: delay)
+        return HTTPResponse(status: 200)
+    }
+
+    @Test("A short timer armed while the scheduler sleeps towards a long one fires on time")
+    func aShortTimerAfterALongOneFiresOnTime() async throws {
+        // A 30 s timer armed and disarmed: the scheduler's thread sleeps towards 30 s.
+        let quick = try await Self.timeline.race(within: .seconds(30), orThrow: Self.error) {
+            try await Self.answer(after: .milliseconds(1))
+        }
+        #expect(quick.status == 200)
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect(throws: Self.error) {
+            try await Self.timeline.race(within: .milliseconds(50), orThrow: Self.error) {
+                try await Self.answer(after: .seconds(10))
+            }
+        }
+        let elapsed = start.duration(to: clock.now)
+        #expect(elapsed >= .milliseconds(50))
+        #expect(elapsed < .seconds(5), "fired after \(elapsed), not at the 10 s answer")
+    }
+
+    @Test("Races whose answer and timer come at the same moment each end exactly once, either way")
+    func racesAtTheSameMomentEndOnce() async throws {
+        let outcomes = await withTaskGroup(of: Bool?.self, returning: [Bool?].self) { group in
+            for _ in 0..<200 {
+                group.addTask {
+                    do {
+                        _ = try await Self.timeline.race(within: .milliseconds(1), orThrow: Self.error) {
+                            try await Self.answer(after: .milliseconds(1))
+                        }
+                        return true
+                    } catch let error as HTTPTimeoutError {
+                        return error == Self.error ? false : nil
+                    } catch {
+                        return nil
+                    }
+                }
+            }
+            var outcomes: [Bool?] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        #expect(outcomes.count == 200)
+        #expect(!outcomes.contains(nil), "each race ends with its answer or its timeout, nothing else")
+    }
+
+    @Test("A cancelled caller gets CancellationError, and its timer is released")
+    func aCancelledCallerReleasesItsTimer() async throws {
+        let call = Task {
+            try await Self.timeline.race(within: .seconds(30), orThrow: Self.error) {
+                try await Self.answer(after: .seconds(30))
+            }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+    }
+}
