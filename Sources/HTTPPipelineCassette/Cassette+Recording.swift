@@ -64,7 +64,7 @@ extension Cassette {
                     mimeType: requestContentType ?? ""
                 )
             }
-            let harRequest = HAR.Request(
+            var harRequest = HAR.Request(
                 method: request.method.rawValue,
                 url: url,
                 headers: redactor.headers(request.fields, &state.placeholders),
@@ -72,6 +72,7 @@ extension Cassette {
                 postData: postData,
                 bodySize: requestBody?.count ?? 0
             )
+            harRequest.cookies = redactor.requestCookies(request.fields, &state.placeholders)
             let responseContentType = response.fields["Content-Type"]
             let content = Self.content(
                 redactor.body(responseBody, contentType: responseContentType, &state.placeholders),
@@ -80,12 +81,14 @@ extension Cassette {
             )
             let headers = redactor.headers(response.fields, &state.placeholders)
             let location = headers.first { $0.name.lowercased() == "location" }?.value ?? ""
+            var harResponse = HAR.Response(
+                status: response.status, headers: headers, content: content, redirectURL: location)
+            harResponse.cookies = redactor.responseCookies(response.fields, &state.placeholders)
             let entry = HAR.Entry(
                 startedDateTime: started.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
                 time: timings.send + timings.wait + timings.receive,
                 request: harRequest,
-                response: HAR.Response(
-                    status: response.status, headers: headers, content: content, redirectURL: location),
+                response: harResponse,
                 timings: timings
             )
             state.entries.append(entry)

@@ -127,3 +127,30 @@ struct SecretCorpus {
         #expect(text == #"{"access_token":"<redacted-1>"}"#)
     }
 }
+
+@Suite struct CassetteCookieTests {
+    @Test func cookiesAreListedByNameWithTheirValuesAsPlaceholders() async throws {
+        let cassette = try await recordedCassette([
+            HTTPRequest(
+                url: testURL("https://api.example.com/a"), fields: ["Cookie": "theme=dark; session=s-1234567890"])
+        ]) { _ in
+            .status(
+                200,
+                headers: ["Set-Cookie": "sid=new-session-abcdef; Path=/app; Domain=example.com; HttpOnly; Secure"]
+            )
+        }
+        let entry = try #require(cassette.entries.first)
+        #expect(entry.request.cookies.map(\.name) == ["theme", "session"])
+        #expect(entry.request.cookies.allSatisfy { $0.value.hasPrefix("<redacted-") })
+        let set = try #require(entry.response.cookies.first)
+        #expect(set.name == "sid")
+        #expect(set.value.hasPrefix("<redacted-"))
+        #expect(set.path == "/app")
+        #expect(set.domain == "example.com")
+        #expect(set.httpOnly == true)
+        #expect(set.secure == true)
+        let text = try harText(cassette)
+        #expect(!text.contains("s-1234567890"))
+        #expect(!text.contains("new-session-abcdef"))
+    }
+}
