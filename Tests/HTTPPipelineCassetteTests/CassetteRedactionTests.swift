@@ -154,3 +154,45 @@ struct SecretCorpus {
         #expect(!text.contains("new-session-abcdef"))
     }
 }
+
+@Suite struct CassettePlaceholderEdgeTests {
+    @Test func aSecretJSONValueThatIsAnObjectIsReplacedWhole() async throws {
+        let body = #"{"credentials":{"user":"ann","secret":"obj-secret-9911"},"n":1}"#
+        let cassette = try await recordedCassette([
+            HTTPRequest(
+                method: .post,
+                url: testURL("https://api.example.com/x"),
+                fields: ["Content-Type": "application/json"],
+                body: HTTPBody(Data(body.utf8))
+            )
+        ])
+        let text = try #require(cassette.entries.first?.request.postData?.text)
+        #expect(!text.contains("obj-secret-9911"))
+        #expect(text.contains("<redacted-1>"))
+        #expect(text.contains(#""n":1"#))
+    }
+
+    @Test func concurrentIdenticalRequestsAreEachServedADifferentEntry() async throws {
+        let counter = Locked(0)
+        let cassette = try await recordedCassette(
+            Array(repeating: HTTPRequest(url: testURL("https://api.example.com/n")), count: 20)
+        ) { _ in
+            let number = counter.withLock { count in
+                count += 1
+                return count
+            }
+            return .ok("\(number)")
+        }
+        let replay = try ReplayingTransport(cassette)
+        let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    let response = try await replay.send(HTTPRequest(url: testURL("https://api.example.com/n")))
+                    return String(decoding: response.body.bufferedData ?? Data(), as: UTF8.self)
+                }
+            }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(bodies == Set((1...20).map(String.init)))
+    }
+}
