@@ -173,16 +173,10 @@ struct SecretCorpus {
     }
 
     @Test func concurrentIdenticalRequestsAreEachServedADifferentEntry() async throws {
-        let counter = Locked(0)
         let cassette = try await recordedCassette(
-            Array(repeating: HTTPRequest(url: testURL("https://api.example.com/n")), count: 20)
-        ) { _ in
-            let number = counter.withLock { count in
-                count += 1
-                return count
-            }
-            return .ok("\(number)")
-        }
+            Array(repeating: HTTPRequest(url: testURL("https://api.example.com/n")), count: 20),
+            reply: numberedReplies()
+        )
         let replay = try ReplayingTransport(cassette)
         let bodies = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<20 {

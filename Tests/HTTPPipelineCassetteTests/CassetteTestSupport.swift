@@ -31,3 +31,15 @@ func temporaryFile(_ name: String) -> URL {
         .appending(path: "cassette-tests-\(UUID().uuidString)")
         .appending(path: name)
 }
+
+/// Replies `1`, `2`, `3`, … in the order requests arrive: which recorded answer a replay served.
+func numberedReplies() -> @Sendable (HTTPRequest) -> ScriptedTransport.Reply {
+    let counter = Locked(0)
+    return { _ in
+        let number = counter.withLock { count in
+            count += 1
+            return count
+        }
+        return .ok("\(number)")
+    }
+}

@@ -16,23 +16,17 @@ import Testing
     }
 
     @Test func repeatedIdenticalRequestsAreServedInRecordedOrder() async throws {
-        let counter = Locked(0)
         let cassette = try await recordedCassette(
-            Array(repeating: HTTPRequest(url: testURL("https://api.example.com/next")), count: 3)
-        ) { _ in
-            let number = counter.withLock { count in
-                count += 1
-                return count
-            }
-            return .ok("answer \(number)")
-        }
+            Array(repeating: HTTPRequest(url: testURL("https://api.example.com/next")), count: 3),
+            reply: numberedReplies()
+        )
         let replay = try ReplayingTransport(cassette)
         var bodies: [String] = []
         for _ in 0..<3 {
             let response = try await replay.send(HTTPRequest(url: testURL("https://api.example.com/next")))
             bodies.append(String(decoding: response.body.bufferedData ?? Data(), as: UTF8.self))
         }
-        #expect(bodies == ["answer 1", "answer 2", "answer 3"])
+        #expect(bodies == ["1", "2", "3"])
         let error = await strictError(replay, HTTPRequest(url: testURL("https://api.example.com/next")))
         #expect(error == .exhausted(request: "GET https://api.example.com/next", served: 3))
     }
