@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "HTTPPipelineTimeout", targets: ["HTTPPipelineTimeout"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
+        .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
         .executable(name: "pipeline-demo", targets: ["PipelineDemo"]),
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
     ],
@@ -90,6 +91,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "HTTPPipelineCassette",
+            dependencies: ["HTTPPipeline", "HTTPPipelineLogging"],
+            swiftSettings: swiftSettings
+        ),
         // Examples/ (not shipped): the demo, and the library scenario with its fixtures.
         .executableTarget(
             name: "PipelineDemo",
@@ -109,7 +115,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
-                "HTTPPipelineTimeout",
+                "HTTPPipelineTimeout", "HTTPPipelineCassette",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -200,6 +206,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPPipelineCassetteTests",
+            dependencies: [
+                "HTTPPipelineCassette", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging",
+                "HTTPPipelineStandard",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HTTPPipelineTestingTests",
             dependencies: ["HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
@@ -277,7 +291,7 @@ let package = Package(
                 "HTTPPipelineLogging",
                 "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
             ],
             swiftSettings: swiftSettings
         ),

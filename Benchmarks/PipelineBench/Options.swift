@@ -3,7 +3,7 @@ import Foundation
 /// The command line of pipeline-bench: which suites run, with which sizes.
 struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
-    static let suites = ["all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream"]
+    static let suites = ["all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "replay"]
 
     /// What `--help` prints.
     static let usage = """
@@ -26,6 +26,9 @@ struct Options {
           stream   a large gzip download (and a plain one) over loopback, read chunk by chunk: the
                    standard pipeline, logging at body level, against bare URLSessionTransport, and
                    the resident memory the pipeline's download adds
+          replay   a 10,000-entry cassette replayed through the standard stack (requests per second),
+                   and what recording adds: over loopback (a ratio, recording vs not, same run)
+                   and per request in memory
 
         Options:
           --suite NAME        one suite: \(suites.joined(separator: ", "))

@@ -84,6 +84,9 @@ func run(_ options: Options) async {
             failed: &failed
         )
     }
+    if options.suite == "all" || options.suite == "replay" {
+        report.extra += await ReplayBench.measurements(rounds: options.rounds)
+    }
     if options.suite == "stream" {
         report.extra += await StreamBench.measurements(
             mebibytes: options.streamMebibytes, rounds: options.rounds, failed: &failed)

@@ -87,7 +87,7 @@ extension Redaction {
 
     /// The media type of a `Content-Type` value: before any parameters, trimmed, lowercased, and
     /// limited to the characters a media type may contain.
-    static func mediaType(_ contentType: String?) -> String? {
+    package static func mediaType(_ contentType: String?) -> String? {
         guard let contentType else { return nil }
         let essence = contentType.prefix { $0 != ";" }.lowercased()
         let allowed = essence.unicodeScalars.filter { scalar in
@@ -100,7 +100,7 @@ extension Redaction {
     }
 
     /// Whether a media type names content that is not text.
-    static func isBinaryType(_ mediaType: String) -> Bool {
+    package static func isBinaryType(_ mediaType: String) -> Bool {
         let binaryFamilies = ["image/", "audio/", "video/", "font/", "model/", "multipart/", "application/grpc"]
         if binaryFamilies.contains(where: { mediaType.hasPrefix($0) }) { return true }
         let binaryTypes: Set<String> = [

@@ -1,0 +1,59 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineLogging
+
+/// The redaction engine of the logs, applied to what a cassette writes: header values, the URL
+/// (user info and query) and text bodies, each secret replaced by its numbered placeholder.
+struct CassetteRedactor: Sendable {
+    let redaction: Redaction
+
+    /// A body as a cassette keeps it: redacted text, or base64 of bytes that are not text.
+    enum Body: Equatable {
+        case text(String)
+        case binary(Data)
+    }
+
+    /// The URL as written: secrets in user info and query replaced by placeholders.
+    func url(_ url: URL, _ placeholders: inout Placeholders) -> String {
+        placeholders.substitute(original: url.absoluteString, redacted: redaction.url(url), mark: Redaction.mark)
+    }
+
+    /// A header value as written.
+    func headerValue(name: String, value: String, _ placeholders: inout Placeholders) -> String {
+        placeholders.substitute(
+            original: value,
+            redacted: redaction.headerValue(name: name, value: value),
+            mark: Redaction.mark
+        )
+    }
+
+    /// Header fields as written, in order.
+    func headers(_ fields: HTTPFields, _ placeholders: inout Placeholders) -> [HAR.NameValue] {
+        fields.map { HAR.NameValue(name: $0.name, value: headerValue(name: $0.name, value: $0.value, &placeholders)) }
+    }
+
+    /// A body as written. Text (UTF-8 without NUL bytes, of a type that is not binary) goes
+    /// through the engine's body rules (JSON, forms, multipart, free text) whole; multipart is
+    /// always redacted as text, its binary parts summarised; other bytes are kept as they are,
+    /// to be written as base64: the engine cannot read them.
+    func body(_ data: Data, contentType: String?, _ placeholders: inout Placeholders) -> Body {
+        let mediaType = Redaction.mediaType(contentType)
+        let multipart = mediaType?.hasPrefix("multipart/") ?? false
+        let text = String(validating: data, as: UTF8.self)
+        let binaryType = mediaType.map(Redaction.isBinaryType) ?? false
+        guard multipart || (text != nil && !data.contains(0) && !binaryType) else { return .binary(data) }
+        let redacted = redaction.body(data, contentType: contentType, limit: .max)
+        let original = text ?? String(decoding: data, as: UTF8.self)
+        return .text(placeholders.substitute(original: original, redacted: redacted, mark: Redaction.mark))
+    }
+
+    /// A body redacted as by ``body(_:contentType:_:)`` with the plain mark: how a live
+    /// request's body is compared with a recorded one.
+    func liveBody(_ data: Data, contentType: String?) -> Data {
+        var placeholders = Placeholders()
+        switch body(data, contentType: contentType, &placeholders) {
+        case .binary(let bytes): return bytes
+        case .text(let text): return Data(Placeholders.normalized(text, mark: Redaction.mark).utf8)
+        }
+    }
+}

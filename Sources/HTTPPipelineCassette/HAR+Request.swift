@@ -1,0 +1,94 @@
+extension HAR {
+    /// A request as the archive records it.
+    public struct Request: Codable, Sendable, Equatable {
+        /// The method, for example `GET`.
+        public var method: String
+        /// The absolute URL, fragment removed.
+        public var url: String
+        /// The protocol, for example `HTTP/1.1`.
+        public var httpVersion: String
+        /// The cookies sent.
+        public var cookies: [Cookie]
+        /// The header fields, in order.
+        public var headers: [NameValue]
+        /// The query items, in order.
+        public var queryString: [NameValue]
+        /// The body, when there is one.
+        public var postData: PostData?
+        /// The bytes of the head; `-1` when not known.
+        public var headersSize: Int
+        /// The bytes of the body; `-1` when not known.
+        public var bodySize: Int
+        /// A comment.
+        public var comment: String?
+
+        /// Creates a request.
+        ///
+        /// - Parameters:
+        ///   - method: The method.
+        ///   - url: The absolute URL.
+        ///   - headers: The header fields.
+        ///   - queryString: The query items.
+        ///   - postData: The body, if any.
+        ///   - bodySize: The bytes of the body.
+        public init(
+            method: String,
+            url: String,
+            headers: [NameValue],
+            queryString: [NameValue],
+            postData: PostData?,
+            bodySize: Int
+        ) {
+            self.method = method
+            self.url = url
+            self.httpVersion = "HTTP/1.1"
+            self.cookies = []
+            self.headers = headers
+            self.queryString = queryString
+            self.postData = postData
+            self.headersSize = -1
+            self.bodySize = bodySize
+        }
+    }
+
+    /// A request body.
+    public struct PostData: Codable, Sendable, Equatable {
+        /// Its media type (the `Content-Type` value).
+        public var mimeType: String
+        /// Form parameters; a cassette writes ``text`` instead.
+        public var params: [Param]?
+        /// The body as text; base64 when ``encoding`` says so (an extension HAR viewers share with
+        /// ``Content/encoding``).
+        public var text: String?
+        /// `"base64"` for a binary body.
+        public var encoding: String?
+        /// A comment.
+        public var comment: String?
+
+        /// Creates a body record.
+        ///
+        /// - Parameters:
+        ///   - mimeType: The media type.
+        ///   - text: The body as text, or base64.
+        ///   - encoding: `"base64"` when `text` is base64.
+        public init(mimeType: String, text: String, encoding: String? = nil) {
+            self.mimeType = mimeType
+            self.text = text
+            self.encoding = encoding
+        }
+    }
+
+    /// One posted form parameter.
+    public struct Param: Codable, Sendable, Equatable {
+        /// Its name.
+        public var name: String
+        /// Its value.
+        public var value: String?
+        /// The file name of an uploaded file.
+        public var fileName: String?
+        /// The media type of an uploaded file.
+        public var contentType: String?
+        /// A comment.
+        public var comment: String?
+    }
+}

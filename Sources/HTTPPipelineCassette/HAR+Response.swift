@@ -1,0 +1,88 @@
+extension HAR {
+    /// A response as the archive records it.
+    public struct Response: Codable, Sendable, Equatable {
+        /// The status code.
+        public var status: Int
+        /// The reason phrase, for example `OK`.
+        public var statusText: String
+        /// The protocol, for example `HTTP/1.1`.
+        public var httpVersion: String
+        /// The cookies set.
+        public var cookies: [Cookie]
+        /// The header fields, in order.
+        public var headers: [NameValue]
+        /// The body.
+        public var content: Content
+        /// The `Location` of a redirect, or `""`.
+        public var redirectURL: String
+        /// The bytes of the head; `-1` when not known.
+        public var headersSize: Int
+        /// The bytes of the body as received; `-1` when not known.
+        public var bodySize: Int
+        /// A comment.
+        public var comment: String?
+
+        /// Creates a response.
+        ///
+        /// - Parameters:
+        ///   - status: The status code.
+        ///   - headers: The header fields.
+        ///   - content: The body.
+        ///   - redirectURL: The `Location` of a redirect, or `""`.
+        public init(status: Int, headers: [NameValue], content: Content, redirectURL: String = "") {
+            self.status = status
+            self.statusText = HAR.reasonPhrase(status)
+            self.httpVersion = "HTTP/1.1"
+            self.cookies = []
+            self.headers = headers
+            self.content = content
+            self.redirectURL = redirectURL
+            self.headersSize = -1
+            self.bodySize = content.size
+        }
+    }
+
+    /// A response body.
+    public struct Content: Codable, Sendable, Equatable {
+        /// Its length in bytes, decoded.
+        public var size: Int
+        /// Bytes saved by compression.
+        public var compression: Int?
+        /// Its media type (the `Content-Type` value).
+        public var mimeType: String
+        /// The body as text, or base64 when ``encoding`` is `"base64"`.
+        public var text: String?
+        /// `"base64"` for a binary body.
+        public var encoding: String?
+        /// A comment.
+        public var comment: String?
+
+        /// Creates a body record.
+        ///
+        /// - Parameters:
+        ///   - size: The length in bytes.
+        ///   - mimeType: The media type.
+        ///   - text: The body as text, or base64.
+        ///   - encoding: `"base64"` when `text` is base64.
+        public init(size: Int, mimeType: String, text: String?, encoding: String? = nil) {
+            self.size = size
+            self.mimeType = mimeType
+            self.text = text
+            self.encoding = encoding
+        }
+    }
+
+    /// The reason phrase of common status codes, `""` for others.
+    static func reasonPhrase(_ status: Int) -> String {
+        phrases[status] ?? ""
+    }
+
+    /// Reason phrases by status code.
+    static let phrases = [
+        200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 301: "Moved Permanently", 302: "Found",
+        303: "See Other", 304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
+        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
+        429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+        504: "Gateway Timeout",
+    ]
+}

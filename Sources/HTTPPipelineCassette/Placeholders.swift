@@ -1,0 +1,110 @@
+import Foundation
+
+/// The numbered placeholders of one cassette: the same secret gets the same `<redacted-N>`
+/// wherever it appears in the file, a new secret the next number.
+///
+/// The secrets themselves stay in memory, as keys of this table; only placeholders are written.
+struct Placeholders: Sendable {
+    /// The number of each secret seen, from 1.
+    private var numbers: [String: Int] = [:]
+
+    /// The placeholder of a secret: `<redacted-1>` for the first one seen, and so on.
+    mutating func placeholder(for secret: String) -> String {
+        if let number = numbers[secret] { return Self.placeholder(number) }
+        let number = numbers.count + 1
+        numbers[secret] = number
+        return Self.placeholder(number)
+    }
+
+    static func placeholder(_ number: Int) -> String {
+        "<redacted-\(number)>"
+    }
+
+    /// `redacted` (the engine's output for `original`, with `Redaction.mark` where a secret was)
+    /// with each mark replaced by its secret's placeholder.
+    ///
+    /// The secret under each mark is found by aligning the text around the marks with
+    /// `original`. Where that fails (the engine changed more than the secret, as when a JSON value
+    /// that is an object becomes one string), each mark gets a placeholder of its own, keyed by
+    /// the whole original value and the mark's position: still consistent for a value repeated
+    /// whole. Nothing of `original` is ever copied into the result.
+    mutating func substitute(original: String, redacted: String, mark: String) -> String {
+        let bytes = Array(redacted.utf8)
+        let markBytes = Array(mark.utf8)
+        guard var found = Self.firstIndex(of: markBytes, in: bytes, from: 0) else { return redacted }
+        var segments: [[UInt8]] = []
+        var start = 0
+        while true {
+            segments.append(Array(bytes[start..<found]))
+            start = found + markBytes.count
+            guard let next = Self.firstIndex(of: markBytes, in: bytes, from: start) else { break }
+            found = next
+        }
+        segments.append(Array(bytes[start...]))
+        let secrets =
+            Self.align(Array(original.utf8), segments)
+            ?? (1..<segments.count).map { "\u{0}\(original)\u{0}\($0)" }
+        var result = String(decoding: segments[0], as: UTF8.self)
+        for (index, secret) in secrets.enumerated() {
+            result += placeholder(for: secret)
+            result += String(decoding: segments[index + 1], as: UTF8.self)
+        }
+        return result
+    }
+
+    /// The text under each mark, when `original` is the segments with one non-empty text
+    /// between each two; `nil` otherwise.
+    static func align(_ original: [UInt8], _ segments: [[UInt8]]) -> [String]? {
+        guard let first = segments.first, original.starts(with: first) else { return nil }
+        var position = first.count
+        var secrets: [String] = []
+        for index in segments.indices.dropFirst() {
+            let segment = segments[index]
+            let end: Int
+            if index == segments.count - 1 {
+                end = original.count - segment.count
+                guard end > position, original[end...].elementsEqual(segment) else { return nil }
+            } else {
+                guard let found = firstIndex(of: segment, in: original, from: position + 1) else { return nil }
+                end = found
+            }
+            secrets.append(String(decoding: original[position..<end], as: UTF8.self))
+            position = end + segment.count
+        }
+        return secrets
+    }
+
+    /// Where `needle` first occurs in `haystack` at or after `start`.
+    static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty else { return start <= haystack.count ? start : nil }
+        var index = start
+        while index + needle.count <= haystack.count {
+            if haystack[index] == needle[0], haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// `text` with every `<redacted-N>` written as the plain mark: what a live request redacted
+    /// by the engine is compared with, since a placeholder stands for whatever secret was there.
+    static func normalized(_ text: String, mark: String) -> String {
+        guard firstIndex(of: Array("<redacted-".utf8), in: Array(text.utf8), from: 0) != nil else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: "<redacted-") {
+            result += rest[..<range.lowerBound]
+            let after = rest[range.upperBound...]
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, after.dropFirst(digits.count).first == ">" {
+                result += mark
+                rest = after.dropFirst(digits.count + 1)
+            } else {
+                result += "<redacted-"
+                rest = after
+            }
+        }
+        return result + rest
+    }
+}
