@@ -93,7 +93,7 @@ let package = Package(
         ),
         .target(
             name: "HTTPPipelineCassette",
-            dependencies: ["HTTPPipeline", "HTTPPipelineLogging"],
+            dependencies: ["HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip"],
             swiftSettings: swiftSettings
         ),
         // Examples/ (not shipped): the demo, and the library scenario with its fixtures.
@@ -209,7 +209,7 @@ let package = Package(
             name: "HTTPPipelineCassetteTests",
             dependencies: [
                 "HTTPPipelineCassette", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging",
-                "HTTPPipelineStandard",
+                "HTTPPipelineStandard", "HTTPPipelineGzip",
             ],
             swiftSettings: swiftSettings
         ),

@@ -24,11 +24,18 @@ extension Cassette {
         let responseBody = try await Self.collect(response.body, limit: bodyLimit) ?? Data()
         if response.body.bufferedData == nil { response.body = HTTPBody(responseBody) }
         let received = clock.now - start - waited
+        // Recorded decoded: the engine reads the text, and a replay serves it plain.
+        var recordedRequest = request
+        let plainRequest = requestBody.map { Self.plain($0, fields: request.fields, limit: bodyLimit) }
+        if let plainRequest { recordedRequest.fields = plainRequest.fields }
+        var recordedHead = response.head
+        let plainResponse = Self.plain(responseBody, fields: response.head.fields, limit: bodyLimit)
+        recordedHead.fields = plainResponse.fields
         let entry = record(
-            request,
-            body: requestBody,
-            response: response.head,
-            body: responseBody,
+            recordedRequest,
+            body: plainRequest?.body,
+            response: recordedHead,
+            body: plainResponse.body,
             started: started,
             timings: HAR.Timings(send: 0, wait: Self.milliseconds(waited), receive: Self.milliseconds(received))
         )
@@ -60,7 +67,9 @@ extension Cassette {
             let requestContentType = request.fields["Content-Type"]
             let postData = requestBody.map { data in
                 Self.postData(
-                    redactor.body(data, contentType: requestContentType, &state.placeholders),
+                    redactor.body(
+                        data, contentType: requestContentType,
+                        contentEncoding: request.fields["Content-Encoding"], &state.placeholders),
                     mimeType: requestContentType ?? ""
                 )
             }
@@ -75,7 +84,9 @@ extension Cassette {
             harRequest.cookies = redactor.requestCookies(request.fields, &state.placeholders)
             let responseContentType = response.fields["Content-Type"]
             let content = Self.content(
-                redactor.body(responseBody, contentType: responseContentType, &state.placeholders),
+                redactor.body(
+                    responseBody, contentType: responseContentType,
+                    contentEncoding: response.fields["Content-Encoding"], &state.placeholders),
                 size: responseBody.count,
                 mimeType: responseContentType ?? ""
             )

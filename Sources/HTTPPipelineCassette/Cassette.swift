@@ -15,8 +15,8 @@ public import HTTPPipelineLogging
 /// Nothing secret is kept in an entry: every header value, the URL and every text body pass
 /// through the logs' `Redaction` engine as they are recorded, and each secret it finds becomes a
 /// numbered placeholder, `<redacted-1>`, `<redacted-2>`, …, the same secret the same number within
-/// the cassette. Binary bodies (not UTF-8, or of a binary media type) are kept as base64: the
-/// engine cannot read them.
+/// the cassette. A gzip or deflate body is decoded first. A body the engine still cannot read is
+/// written as a summary of its size, except pictures, sound, video and fonts, kept as base64.
 ///
 /// A cassette is shared by the tasks that record into it: entries are appended under a lock, in
 /// the order exchanges complete.

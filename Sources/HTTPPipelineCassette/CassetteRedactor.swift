@@ -32,26 +32,43 @@ struct CassetteRedactor: Sendable {
         fields.map { HAR.NameValue(name: $0.name, value: headerValue(name: $0.name, value: $0.value, &placeholders)) }
     }
 
-    /// A body as written. Text (UTF-8 without NUL bytes, of a type that is not binary) goes
-    /// through the engine's body rules (JSON, forms, multipart, free text) whole; multipart is
-    /// always redacted as text, its binary parts summarised; other bytes are kept as they are,
-    /// to be written as base64: the engine cannot read them.
-    func body(_ data: Data, contentType: String?, _ placeholders: inout Placeholders) -> Body {
+    /// Media types whose bytes a cassette keeps as they are (base64) although the engine cannot
+    /// read them: pictures, sound, video and fonts, which carry no credentials in practice.
+    static let keptBinaryTypes = ["image/", "audio/", "video/", "font/"]
+
+    /// A body as written. Text (UTF-8 without NUL bytes, of a type that is not binary, with no
+    /// `Content-Encoding`) goes through the engine's body rules (JSON, forms, multipart, free
+    /// text) whole; multipart is always redacted as text, its binary parts summarised. Bytes the
+    /// engine cannot read are kept only for the media types in ``keptBinaryTypes`` and without a
+    /// content coding; any other (an octet stream, protobuf, a gzip-compressed form, JSON that is
+    /// not UTF-8) is written as a summary of its size: it could hold a secret nobody can see.
+    func body(
+        _ data: Data, contentType: String?, contentEncoding: String? = nil, _ placeholders: inout Placeholders
+    ) -> Body {
         let mediaType = Redaction.mediaType(contentType)
-        let multipart = mediaType?.hasPrefix("multipart/") ?? false
+        let encoded = contentEncoding.map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
+        let multipart = (mediaType?.hasPrefix("multipart/") ?? false) && !encoded
         let text = String(validating: data, as: UTF8.self)
         let binaryType = mediaType.map(Redaction.isBinaryType) ?? false
-        guard multipart || (text != nil && !data.contains(0) && !binaryType) else { return .binary(data) }
+        guard multipart || (text != nil && !data.contains(0) && !binaryType && !encoded) else {
+            let kept = !encoded && Self.keptBinaryTypes.contains { mediaType?.hasPrefix($0) ?? false }
+            return kept ? .binary(data) : .text(Self.unreadable(data.count))
+        }
         let redacted = redaction.body(data, contentType: contentType, limit: .max)
         let original = text ?? String(decoding: data, as: UTF8.self)
         return .text(placeholders.substitute(original: original, redacted: redacted, mark: Redaction.mark))
     }
 
+    /// What a cassette writes for a body it cannot read and does not keep.
+    static func unreadable(_ count: Int) -> String {
+        "<binary body: \(count) bytes, not recorded>"
+    }
+
     /// A body redacted as by ``body(_:contentType:_:)`` with the plain mark: how a live
     /// request's body is compared with a recorded one.
-    func liveBody(_ data: Data, contentType: String?) -> Data {
+    func liveBody(_ data: Data, contentType: String?, contentEncoding: String?) -> Data {
         var placeholders = Placeholders()
-        switch body(data, contentType: contentType, &placeholders) {
+        switch body(data, contentType: contentType, contentEncoding: contentEncoding, &placeholders) {
         case .binary(let bytes): return bytes
         case .text(let text): return Data(Placeholders.normalized(text, mark: Redaction.mark).utf8)
         }

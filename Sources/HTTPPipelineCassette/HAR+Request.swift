@@ -3,7 +3,7 @@ extension HAR {
     public struct Request: Codable, Sendable, Equatable {
         /// The method, for example `GET`.
         public var method: String
-        /// The absolute URL, fragment removed.
+        /// The absolute URL (a cassette keeps a fragment, redacted, as the request had it).
         public var url: String
         /// The protocol, for example `HTTP/1.1`.
         public var httpVersion: String

@@ -26,7 +26,7 @@ public enum HAR {
         public var creator: Creator
         /// The browser that made the requests, when one did.
         public var browser: Creator?
-        /// One entry per exchange, in the order the requests were sent.
+        /// One entry per exchange (a cassette writes them in the order the exchanges completed).
         public var entries: [Entry]
         /// A comment.
         public var comment: String?
@@ -97,7 +97,8 @@ public enum HAR {
         public var path: String?
         /// Its domain.
         public var domain: String?
-        /// When it expires, in ISO 8601.
+        /// When it expires: HAR asks for ISO 8601; a cassette keeps the `Expires` attribute as the
+        /// server wrote it.
         public var expires: String?
         /// Whether it is HTTP only.
         public var httpOnly: Bool?

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipeline
+import HTTPPipelineLogging
 
 /// What differs between a live request and a recorded one, under the rules.
 enum Matching {
@@ -38,10 +39,11 @@ enum Matching {
             let liveValues = live.filter { $0.name == name }.map(\.value)
             let recordedValues = recorded.filter { $0.name == name }.map(\.value)
             guard liveValues != recordedValues else { return nil }
+            let recorded = recordedValues.isEmpty ? nil : recordedValues.joined(separator: ", ")
             return .queryItem(
                 name: name,
-                recorded: recordedValues.isEmpty ? nil : recordedValues.joined(separator: ", "),
-                live: liveValues.isEmpty ? nil : liveValues.joined(separator: ", ")
+                recorded: recorded,
+                live: shown(liveValues.isEmpty ? nil : liveValues.joined(separator: ", "), besides: recorded)
             )
         }
     }
@@ -69,8 +71,15 @@ enum Matching {
             let recordedValue = values.isEmpty ? nil : values.joined(separator: ", ")
             let liveValue = live.header(name)
             guard recordedValue != liveValue else { return nil }
-            return .header(name: name, recorded: recordedValue, live: liveValue)
+            return .header(name: name, recorded: recordedValue, live: shown(liveValue, besides: recordedValue))
         }
+    }
+
+    /// A live value as an error message shows it: the mark where the recorded one was redacted
+    /// (the recording judged it secret, whatever the redaction replaying it says).
+    static func shown(_ live: String?, besides recorded: String?) -> String? {
+        guard live != nil, let recorded, recorded.contains(Redaction.mark) else { return live }
+        return Redaction.mark
     }
 
     /// How far a recorded entry is from a request: a different method or path weighs more than

@@ -16,13 +16,21 @@ struct RecordedExchange: Sendable {
     let body: Data
     let response: HTTPResponse
 
-    init(_ entry: HAR.Entry, index: Int) throws(CassetteError) {
+    /// Reads an entry for matching. Its URL and header values go through `redaction` again, as a
+    /// live request does: a file recorded by another tool (a browser's export) may hold real
+    /// secrets, which then neither show in error messages nor fail to match a live request's
+    /// mark; placeholders pass through unchanged.
+    init(_ entry: HAR.Entry, index: Int, redaction: Redaction) throws(CassetteError) {
         let mark = Redaction.mark
         self.index = index
         method = entry.request.method
-        url = entry.request.url
-        parts = URLParts(Placeholders.normalized(entry.request.url, mark: mark))
-        headers = entry.request.headers.map { ($0.name.lowercased(), Placeholders.normalized($0.value, mark: mark)) }
+        url = redaction.urlString(Placeholders.normalized(entry.request.url, mark: mark))
+        parts = URLParts(url)
+        headers = entry.request.headers.map { header in
+            let value = redaction.headerValue(
+                name: header.name, value: Placeholders.normalized(header.value, mark: mark))
+            return (header.name.lowercased(), value)
+        }
         let postData = entry.request.postData
         let requestBody = try HARDecoding.bytes(postData?.text, encoding: postData?.encoding, entry: index)
         body =
@@ -31,6 +39,8 @@ struct RecordedExchange: Sendable {
         let content = entry.response.content
         let responseBody = try HARDecoding.bytes(content.text, encoding: content.encoding, entry: index)
         var fields = HTTPFields(entry.response.headers.map { HTTPField(name: $0.name, value: $0.value) })
+        // HAR keeps the body decoded (a browser's export too), so the replay carries no coding.
+        fields["Content-Encoding"] = nil
         if fields["Content-Length"] != nil { fields["Content-Length"] = String(responseBody.count) }
         response = HTTPResponse(status: entry.response.status, fields: fields, body: HTTPBody(responseBody))
     }
@@ -57,12 +67,23 @@ struct LiveRequest: Sendable {
         fields = request.fields
         self.body =
             needsBody
-            ? body.map { redactor.liveBody($0, contentType: request.fields["Content-Type"]) } ?? Data() : Data()
+            ? body.map { data in
+                let plain = Cassette.plain(data, fields: request.fields, limit: Int.max - 1)
+                return redactor.liveBody(
+                    plain.body, contentType: plain.fields["Content-Type"],
+                    contentEncoding: plain.fields["Content-Encoding"])
+            } ?? Data() : Data()
         self.redactor = redactor
     }
 
-    /// The request as messages name it: method and redacted URL.
-    var summary: String { "\(method) \(url)" }
+    /// The request as messages name it: method, origin and path, and only the names of its query
+    /// items (their values are compared, and shown, item by item in the differences, where a
+    /// value the recording redacted shows as the mark whatever this redaction says).
+    var summary: String {
+        let names = parts.queryItems.map(\.name)
+        let query = names.isEmpty ? "" : "?" + names.map { "\($0)=…" }.joined(separator: "&")
+        return "\(method) \(parts.origin)\(parts.path)\(query)"
+    }
 
     /// The values of a header, redacted, joined as one.
     func header(_ name: String) -> String? {

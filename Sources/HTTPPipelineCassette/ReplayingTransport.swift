@@ -78,7 +78,9 @@ public struct ReplayingTransport: HTTPTransport {
         self.bodyLimit = bodyLimit
         var index = Index(exchanges: [], served: [])
         for (position, entry) in cassette.entries.enumerated() {
-            index.add(try RecordedExchange(entry, index: position), served: false, origin: rules.matchesOrigin)
+            index.add(
+                try RecordedExchange(entry, index: position, redaction: cassette.redactor.redaction), served: false,
+                origin: rules.matchesOrigin)
         }
         self.index = Locked(index)
     }
@@ -105,7 +107,8 @@ public struct ReplayingTransport: HTTPTransport {
         case (.unmatched, .passThrough(let transport)): return try await transport.send(request)
         case (.unmatched, .recordMissing(let transport)):
             let (response, entry) = try await cassette.exchangeRecording(request, over: transport, bodyLimit: bodyLimit)
-            let exchange = try RecordedExchange(entry, index: index.withLock { $0.exchanges.count })
+            let exchange = try RecordedExchange(
+                entry, index: index.withLock { $0.exchanges.count }, redaction: cassette.redactor.redaction)
             index.withLock { $0.add(exchange, served: true, origin: rules.matchesOrigin) }
             return response
         }

@@ -16,10 +16,10 @@ import HTTPPipelineCassette
 #sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 15)
 import HTTPPipelineStandard
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 77)
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 78)
 import HTTPPipelineTesting
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 78)
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 79)
 import Testing
 #sourceLocation()
 
@@ -37,9 +37,9 @@ _ = cassette
 _ = recording
 }
 
-// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:35
-@MainActor private func snippetAtLine35() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 39)
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:36
+@MainActor private func snippetAtLine36() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 40)
 let recorded = try Cassette(contentsOf: URL(fileURLWithPath: "Tests/ShelfTests/Cassettes/books.har"))
 let replaying = try StandardPipeline.build(over: try ReplayingTransport(recorded))
 let books = try await replaying.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
@@ -49,8 +49,8 @@ _ = replaying
 _ = books
 }
 
-// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:75
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 80)
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:76
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 81)
 @Test private func aCassetteKeepsTheTokenOut() async throws {
     let cassette = Cassette()
     let recorder = RecordingTransport(over: ScriptedTransport([.ok("[]")]), into: cassette)
