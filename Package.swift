@@ -211,6 +211,7 @@ let package = Package(
                 "HTTPPipelineCassette", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging",
                 "HTTPPipelineStandard", "HTTPPipelineGzip",
             ],
+            exclude: ["Cassettes"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -18,6 +18,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible {
     case noMatch(request: String, closest: Closest?)
     /// Every recorded entry matching the request was already served, in recorded order.
     case exhausted(request: String, served: Int)
+    /// ``CassetteTrait/transport(over:)`` was called outside a test that has the trait.
+    case notInCassetteTest
 
     /// The recorded entry most like an unmatched request.
     public struct Closest: Sendable, Equatable, CustomStringConvertible {
@@ -74,6 +76,8 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noMatch(let request, nil): "no recorded entry matches \(request): the cassette is empty"
         case .exhausted(let request, let served):
             "all \(served) recorded entries matching \(request) were already served"
+        case .notInCassetteTest:
+            "CassetteTrait.transport(over:) was called outside a test with the .cassette trait"
         }
     }
 }

@@ -16,11 +16,11 @@ import HTTPPipelineCassette
 #sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 15)
 import HTTPPipelineStandard
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 78)
-import HTTPPipelineTesting
-#sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 79)
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 43)
 import Testing
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 103)
+import HTTPPipelineTesting
 #sourceLocation()
 
 // Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:13
@@ -37,9 +37,19 @@ _ = cassette
 _ = recording
 }
 
-// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:36
-@MainActor private func snippetAtLine36() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 40)
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:40
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 45)
+// Marked @Test(.cassette("books")) in a test target.
+private func booksLoad() async throws {
+    let pipeline = try StandardPipeline.build(over: CassetteTrait.transport(over: URLSessionTransport()))
+    let response = try await pipeline.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
+    #expect(response.status == 200)
+}
+#sourceLocation()
+
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:61
+@MainActor private func snippetAtLine61() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 65)
 let recorded = try Cassette(contentsOf: URL(fileURLWithPath: "Tests/ShelfTests/Cassettes/books.har"))
 let replaying = try StandardPipeline.build(over: try ReplayingTransport(recorded))
 let books = try await replaying.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
@@ -49,8 +59,8 @@ _ = replaying
 _ = books
 }
 
-// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:76
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 81)
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:101
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 106)
 @Test private func aCassetteKeepsTheTokenOut() async throws {
     let cassette = Cassette()
     let recorder = RecordingTransport(over: ScriptedTransport([.ok("[]")]), into: cassette)
