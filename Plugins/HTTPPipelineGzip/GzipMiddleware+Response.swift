@@ -24,7 +24,7 @@ extension GzipMiddleware {
 
     /// The codings `Content-Encoding` lists, in the order they were applied, or `nil` when it
     /// names one this middleware does not decode. `identity` and empty entries are skipped.
-    static func codings(in field: String) -> [GzipDecoder.Coding]? {
+    package static func codings(in field: String) -> [GzipDecoder.Coding]? {
         switch field {
         case "gzip": return [.gzip]
         case "deflate": return [.deflate]

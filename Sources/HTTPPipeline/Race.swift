@@ -32,10 +32,6 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
         super.init()
     }
 
-    private func withLock<R: Sendable>(_ body: (inout State) -> R) -> R {
-        state.withLock(body)
-    }
-
     /// Starts the operation in a child task, at once on this thread where the platform allows.
     func start(_ operation: @escaping @Sendable () async throws -> T) -> Task<Void, Never> {
         let body: @Sendable () async -> Void = { [self] in
@@ -61,11 +57,11 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
     }
 
     /// The outcome, if one was decided.
-    var decided: Result<T, any Error>? { withLock { $0.decided } }
+    var decided: Result<T, any Error>? { state.withLock { $0.decided } }
 
     /// Decides the outcome, the first time only; later calls do nothing.
     func resolve(_ outcome: Result<T, any Error>) {
-        let waiting = withLock { state -> UnsafeContinuation<Result<T, any Error>, Never>? in
+        let waiting = state.withLock { state -> UnsafeContinuation<Result<T, any Error>, Never>? in
             guard state.decided == nil else { return nil }
             state.decided = outcome
             defer { state.waiting = nil }
@@ -77,11 +73,11 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
     /// Waits for the outcome; the caller's cancellation decides it as `CancellationError` and
     /// cancels `child`.
     func outcome(of child: Task<Void, Never>) async -> Result<T, any Error> {
-        withLock { $0.child = child }
-        defer { withLock { $0.child = nil } }
+        state.withLock { $0.child = child }
+        defer { state.withLock { $0.child = nil } }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, any Error>, Never>) in
-                let decided = withLock { state -> Result<T, any Error>? in
+                let decided = state.withLock { state -> Result<T, any Error>? in
                     if let decided = state.decided { return decided }
                     state.waiting = continuation
                     return nil
@@ -90,7 +86,7 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
             }
         } onCancel: {
             resolve(.failure(CancellationError()))
-            withLock { $0.child }?.cancel()
+            state.withLock { $0.child }?.cancel()
         }
     }
 }

@@ -14,16 +14,10 @@ extension Cassette {
     ///   - limit: The most decoded bytes.
     /// - Returns: The body and fields to record.
     static func plain(_ body: Data, fields: HTTPFields, limit: Int) -> (body: Data, fields: HTTPFields) {
-        guard let coding = fields["Content-Encoding"], !body.isEmpty else { return (body, fields) }
-        var codings: [GzipDecoder.Coding] = []
-        for token in coding.split(separator: ",") {
-            switch token.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "gzip", "x-gzip": codings.append(.gzip)
-            case "deflate": codings.append(.deflate)
-            case "identity", "": continue
-            default: return (body, fields)
-            }
-        }
+        // The gzip plugin's reading of the field: a coding it does not decode leaves the body as it is.
+        guard let coding = fields["Content-Encoding"], !body.isEmpty,
+            let codings = GzipMiddleware.codings(in: coding)
+        else { return (body, fields) }
         var decoded = body
         let outputLimit = OutputLimit(bytes: limit, error: .decodedSize(limit))
         for coding in codings.reversed() {
