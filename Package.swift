@@ -144,9 +144,17 @@ let package = Package(
             dependencies: ["HTTPPipelineHeaders", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
+        // The adversarial secrets corpus, shared by the tests of everything that redacts (logs,
+        // cassettes): a plain target under Tests/, not a product.
+        .target(
+            name: "RedactionCorpus",
+            dependencies: ["HTTPPipeline", "HTTPPipelineTesting"],
+            path: "Tests/RedactionCorpus",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HTTPPipelineLoggingTests",
-            dependencies: ["HTTPPipelineLogging", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["HTTPPipelineLogging", "HTTPPipeline", "HTTPPipelineTesting", "RedactionCorpus"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -209,7 +217,7 @@ let package = Package(
             name: "HTTPPipelineCassetteTests",
             dependencies: [
                 "HTTPPipelineCassette", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging",
-                "HTTPPipelineStandard", "HTTPPipelineGzip",
+                "HTTPPipelineStandard", "HTTPPipelineGzip", "RedactionCorpus",
             ],
             exclude: ["Cassettes"],
             swiftSettings: swiftSettings
