@@ -10,6 +10,8 @@ import FoundationNetworking
 /// (user info and query) and text bodies, each secret replaced by its numbered placeholder.
 struct CassetteRedactor: Sendable {
     let redaction: Redaction
+    /// Media types (or prefixes, ending in `/`) whose unreadable bodies are kept as bytes.
+    var keptBinaryTypes = Self.keptBinaryTypes
 
     /// A body as a cassette keeps it: redacted text, or base64 of bytes that are not text.
     enum Body: Equatable {
@@ -45,7 +47,7 @@ struct CassetteRedactor: Sendable {
     /// A body as written. Text (UTF-8 without NUL bytes, of a type that is not binary, with no
     /// `Content-Encoding`) goes through the engine's body rules (JSON, forms, multipart, free
     /// text) whole; multipart is always redacted as text, its binary parts summarised. Bytes the
-    /// engine cannot read are kept only for the media types in ``keptBinaryTypes`` and without a
+    /// engine cannot read are kept only for the media types in `keptBinaryTypes` and without a
     /// content coding; any other (an octet stream, protobuf, a gzip-compressed form, JSON that is
     /// not UTF-8) is written as a summary of its size: it could hold a secret nobody can see.
     func body(
@@ -57,7 +59,11 @@ struct CassetteRedactor: Sendable {
         let text = String(validating: data, as: UTF8.self)
         let binaryType = mediaType.map(Redaction.isBinaryType) ?? false
         guard multipart || (text != nil && !data.contains(0) && !binaryType && !encoded) else {
-            let kept = !encoded && Self.keptBinaryTypes.contains { mediaType?.hasPrefix($0) ?? false }
+            let kept =
+                !encoded
+                && keptBinaryTypes.contains { kept in
+                    mediaType.map { $0 == kept || (kept.hasSuffix("/") && $0.hasPrefix(kept)) } ?? false
+                }
             return kept ? .binary(data) : .summary(Self.unreadable(data.count))
         }
         let redacted = redaction.body(data, contentType: contentType, limit: .max)
