@@ -84,7 +84,11 @@ extension Cassette {
                     contentEncoding: responseFields["Content-Encoding"], limit: limit, &state.placeholders)
                 content = Self.content(body, size: plainResponse.body.bytes, mimeType: responseContentType ?? "")
                 // A replay streams the recorded bytes as they came; a summary is no bytes to stream.
-                if case .summary = body {} else { content.chunks = plainResponse.body.chunks }
+                if case .summary = body {
+                    content.notRecorded = true
+                } else {
+                    content.chunks = plainResponse.body.chunks
+                }
             }
             let headers = redactor.headers(responseFields, &state.placeholders)
             let location = headers.first { $0.name.lowercased() == "location" }?.value ?? ""
@@ -111,7 +115,8 @@ extension Cassette {
     ) -> (body: ExchangeRecording.Captured, fields: HTTPFields) {
         guard body.bytes <= limit else { return (body, fields) }
         let plain = plain(body.kept, fields: fields, limit: limit)
-        guard plain.body != body.kept else { return (body, fields) }
+        // Found plain already: the same bytes, in the same chunks, under the corrected head.
+        guard plain.body != body.kept else { return (body, plain.fields) }
         var decoded = ExchangeRecording.Captured(plain.body)
         // The chunks were of the coded bytes: a replay of the plain body streams it in one.
         decoded.chunks = body.chunks.map { _ in [plain.body.count] }

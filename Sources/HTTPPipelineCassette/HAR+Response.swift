@@ -76,10 +76,15 @@ extension HAR {
         /// The sizes of the chunks a streamed body arrived in (`_chunks`), so a replay streams it
         /// the same way; `nil` for a buffered body.
         public var chunks: [Int]?
+        /// `true` when ``text`` is only a summary of a body the cassette did not keep
+        /// (`_notRecorded`): one it could not read for secrets, or one past its limit. A replay
+        /// serves the summary with the head as recorded, its `Content-Encoding` included.
+        public var notRecorded: Bool?
 
         enum CodingKeys: String, CodingKey {
             case size, compression, mimeType, text, encoding, comment
             case chunks = "_chunks"
+            case notRecorded = "_notRecorded"
         }
 
         /// Creates a body record.
