@@ -48,7 +48,8 @@ struct Options {
                               fields the stack adds, already set) or pipeline against the
                               loopback server, or stack / bare-memory (the standard pipeline over, or
                               alone, a transport that converts to URLRequest and answers from
-                              memory): what Scripts/callgrind-e2e.sh counts
+                              memory; stack-recording: the stack over a cassette recording
+                              over it): what Scripts/callgrind-e2e.sh counts
           -h, --help          this text
 
         Examples:
@@ -122,9 +123,9 @@ struct Options {
             case "--stream-mib": streamMebibytes = try count(argument)
             case "--e2e-client":
                 let name = try value(argument)
-                guard ["bare", "bare-headers", "pipeline", "stack", "bare-memory"].contains(name) else {
+                guard ["bare", "bare-headers", "pipeline", "stack", "stack-recording", "bare-memory"].contains(name) else {
                     throw UsageError(
-                        message: "--e2e-client is bare, bare-headers, pipeline, stack or bare-memory, not \(name)")
+                        message: "--e2e-client is bare, bare-headers, pipeline, stack, stack-recording or bare-memory, not \(name)")
                 }
                 endToEndClient = name
             case "--nginx":

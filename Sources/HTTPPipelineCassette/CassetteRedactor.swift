@@ -58,7 +58,8 @@ struct CassetteRedactor: Sendable {
         let multipart = (mediaType?.hasPrefix("multipart/") ?? false) && !encoded
         let text = String(validating: data, as: UTF8.self)
         let binaryType = mediaType.map(Redaction.isBinaryType) ?? false
-        guard multipart || (text != nil && !data.contains(0) && !binaryType && !encoded) else {
+        let hasNUL = data.withUnsafeBytes { $0.contains(0) }
+        guard multipart || (text != nil && !hasNUL && !binaryType && !encoded) else {
             let kept =
                 !encoded
                 && keptBinaryTypes.contains { kept in
