@@ -123,9 +123,12 @@ struct Options {
             case "--stream-mib": streamMebibytes = try count(argument)
             case "--e2e-client":
                 let name = try value(argument)
-                guard ["bare", "bare-headers", "pipeline", "stack", "stack-recording", "bare-memory"].contains(name) else {
+                guard ["bare", "bare-headers", "pipeline", "stack", "stack-recording", "bare-memory"].contains(name)
+                else {
                     throw UsageError(
-                        message: "--e2e-client is bare, bare-headers, pipeline, stack, stack-recording or bare-memory, not \(name)")
+                        message:
+                            "--e2e-client is bare, bare-headers, pipeline, stack, stack-recording or bare-memory, not \(name)"
+                    )
                 }
                 endToEndClient = name
             case "--nginx":
