@@ -4,7 +4,7 @@ extension HedgingMiddleware: PlacementDeclaring {
     /// Hedging.
     public var roles: Set<MiddlewareRole> { [.hedging] }
 
-    /// Inside retry, auth and a deadline; outside a per-attempt timeout.
+    /// Inside retry, auth and a deadline.
     public var placementExpectations: [PlacementExpectation] {
         [
             .inside(
@@ -15,16 +15,11 @@ extension HedgingMiddleware: PlacementDeclaring {
             .inside(
                 .auth,
                 because:
-                    "outside auth, a token refresh counts as a slow response: a hedge starts, waits on the same refresh and is sent as well"
+                    "outside auth, a token refresh counts as a slow response: a hedge goes out with the stale token, meets the same 401 and is sent again after the refresh"
             ),
             .inside(
                 .deadline,
                 because: "a deadline inside hedging starts again with every hedged attempt, so it never bounds the call"
-            ),
-            .outside(
-                .attemptTimeout,
-                because:
-                    "a per-attempt timeout outside hedging cuts the whole hedged call, the hedge that was about to win included"
             ),
         ]
     }

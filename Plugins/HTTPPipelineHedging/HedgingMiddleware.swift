@@ -4,11 +4,13 @@ public import HTTPPipeline
 /// the first acceptable response and cancels the rest.
 ///
 /// ```swift
+/// import HTTPPipelineLogging
 /// import HTTPPipelineRetry
 ///
 /// let pipeline = Pipeline(transport: URLSessionTransport()) {
 ///     RetryMiddleware(policy: .default)                        // failures, with backoff
 ///     HedgingMiddleware(policy: .after(.milliseconds(50)))     // slowness, with a second copy
+///     LoggingMiddleware(level: .basic, sink: sink)             // every copy, the losers too
 /// }
 /// ```
 ///
@@ -42,14 +44,15 @@ public import HTTPPipeline
 ///   attempt. Outside retry, a retry sequence's backoff wait looks like a slow response, so a
 ///   hedge is sent during the wait the server asked for (a diagnostic says so). Hedging does not
 ///   replace retry: it never sends again because an attempt failed.
-/// - **Inside auth**: a token refresh happens once, before the hedged call. Outside auth, a slow
-///   refresh looks like a slow response: a hedge starts, waits on the same refresh and is sent as
-///   well (a diagnostic says so).
+/// - **Inside auth**: after a 401, auth refreshes once and sends the call again, hedged again.
+///   Outside auth, a slow refresh looks like a slow response: a hedge goes out with the stale
+///   token, meets the same 401, and is sent again after the refresh (a diagnostic says so).
 /// - **Inside a deadline**, which then bounds every attempt together; inside hedging a deadline
 ///   restarts with each attempt (a diagnostic says so).
-/// - **Outside a per-attempt timeout**: each attempt gets its own limit, and a cut attempt loses
-///   while the others go on. Outside hedging it cuts the whole call, the hedge about to win
-///   included (a diagnostic says so).
+/// - **Inside a per-attempt timeout** (the standard order: retry, per-attempt timeout, auth,
+///   hedging): the timeout bounds the hedged attempt as one unit, copies included, and retry
+///   retries it when cut. Inside hedging, each copy gets its own limit from its own start and a
+///   cut copy loses while the others go on. Both are sound; they answer differently.
 /// - **Logging inside** records every attempt, the cancelled losers included; outside, one
 ///   record per call.
 public struct HedgingMiddleware: HTTPMiddleware {
