@@ -33,6 +33,11 @@ final class HedgeRound: Sendable {
         waiting?.resume(returning: event)
     }
 
+    /// The next event if one is queued, without waiting.
+    func poll() -> Event? {
+        state.withLock { state in state.events.isEmpty ? nil : state.events.removeFirst() }
+    }
+
     /// The next event; the caller's cancellation is one.
     func next() async -> Event {
         await withTaskCancellationHandler {

@@ -19,11 +19,20 @@ extension HedgingMiddleware {
                     var numbered = request
                     numbered.context.hedgeAttempt = number
                     let attempt = numbered
-                    group.addTask {
+                    let operation: @Sendable () async -> Void = {
                         let result: Result<HTTPResponse, any Error>
                         do { result = .success(try await next(attempt)) } catch { result = .failure(error) }
                         round.deliver(.ended(number: number, result: result))
                     }
+                    // At once on this thread where the platform allows (as a timeout's race does):
+                    // an answer that comes without suspending is queued before any timer is armed.
+                    #if compiler(>=6.2)
+                    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                        group.addImmediateTask(operation: operation)
+                        return
+                    }
+                    #endif
+                    group.addTask(operation: operation)
                 }
                 start()
                 // A deadline outside that ends before the delay leaves no time for a hedge.
@@ -32,10 +41,16 @@ extension HedgingMiddleware {
                 defer { disarm?() }
                 var fallback: Result<HTTPResponse, any Error>?
                 while true {
-                    if disarm == nil, mayHedge, started < policy.maximumAttempts {
-                        disarm = timeline.armTimer(after: policy.delay) { round.deliver(.timerFired) }
+                    let event: HedgeRound.Event
+                    if let ready = round.poll() {
+                        event = ready
+                    } else {
+                        if disarm == nil, mayHedge, started < policy.maximumAttempts {
+                            disarm = timeline.armTimer(after: policy.delay) { round.deliver(.timerFired) }
+                        }
+                        event = await round.next()
                     }
-                    switch await round.next() {
+                    switch event {
                     case .cancelled:
                         group.cancelAll()
                         throw CancellationError()
