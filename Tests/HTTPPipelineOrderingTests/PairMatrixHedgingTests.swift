@@ -96,16 +96,11 @@ struct PairMatrixHedgingTests {
 
     /// The first attempt stalls; a hedge at 1 s answers 1.5 s later, at 2.5 s: after a 2 s limit
     /// measured from the call's start, before one measured from the hedge's.
-    static func stalledFirstAnswerAt2_5s(_ clock: ManualClock) -> ScriptedTransport {
+    static func stalledFirstHedgeAnswersLate(_ clock: ManualClock) -> ScriptedTransport {
         ScriptedTransport(clock: clock) { request in
             request.context.hedgeAttempt == 2
                 ? .ok("hedge").delayed(by: .milliseconds(1_500)) : .ok().delayed(by: .seconds(30))
         }
-    }
-
-    static func isTimeout(_ outcome: PairOutcome?, _ limit: String) -> Bool {
-        guard case .failure(let text)? = outcome else { return false }
-        return text.hasPrefix("HTTPTimeoutError") && text.contains(limit)
     }
 
     @Test(
@@ -120,7 +115,7 @@ struct PairMatrixHedgingTests {
                 ? TimeoutMiddleware.perAttempt(.seconds(2), clock: clock) : .deadline(.seconds(2), clock: clock)
             let setup = PairSetup(
                 perAttempt ? "Hg–P" : "Hg–D", Self.hedging(clock), timeout,
-                transport: Self.stalledFirstAnswerAt2_5s(clock))
+                transport: Self.stalledFirstHedgeAnswersLate(clock))
             let observed = try #require(await Self.observe(setup, order, on: clock))
             let label = setup.label(order)
             #expect(observed.sent.count == 2, "\(label): the first attempt and its hedge")
@@ -129,7 +124,7 @@ struct PairMatrixHedgingTests {
                 #expect(observed.outcome.body == Data("hedge".utf8), "\(label): \(observed.outcome)")
             case .secondOutside:
                 let limit = perAttempt ? "2 s timeout" : "2 s deadline"
-                #expect(Self.isTimeout(observed.outcome, limit), "\(label): \(observed.outcome)")
+                #expect(PairMatrixTimeoutTests.isTimeout(observed.outcome, limit), "\(label): \(observed.outcome)")
             }
             seen[order] = observed
         }
