@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
         .library(name: "HTTPPipelineRedirect", targets: ["HTTPPipelineRedirect"]),
         .library(name: "HTTPPipelineTimeout", targets: ["HTTPPipelineTimeout"]),
+        .library(name: "HTTPPipelineHedging", targets: ["HTTPPipelineHedging"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
@@ -84,6 +85,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HTTPPipelineHedging",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineHedging",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "HTTPPipelineStandard",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
@@ -104,7 +111,7 @@ let package = Package(
                 "HTTPPipelineRetry",
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures", "LibraryFixtures",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineHedging",
             ],
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
@@ -115,7 +122,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
-                "HTTPPipelineTimeout", "HTTPPipelineCassette",
+                "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineHedging",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -174,6 +181,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPPipelineHedgingTests",
+            dependencies: ["HTTPPipelineHedging", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HTTPPipelineAuthTests",
             dependencies: ["HTTPPipelineAuth", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
@@ -191,7 +203,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineHedging",
             ],
             swiftSettings: swiftSettings
         ),
@@ -300,7 +312,7 @@ let package = Package(
                 "HTTPPipelineLogging",
                 "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineHedging",
             ],
             swiftSettings: swiftSettings
         ),

@@ -3,7 +3,9 @@ import Foundation
 /// The command line of pipeline-bench: which suites run, with which sizes.
 struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
-    static let suites = ["all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "replay"]
+    static let suites = [
+        "all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "replay", "resilience",
+    ]
 
     /// What `--help` prints.
     static let usage = """
@@ -29,6 +31,9 @@ struct Options {
           replay   a 10,000-entry cassette replayed through the standard stack (requests per second),
                    and what recording adds: over loopback (a ratio, recording vs not, same run)
                    and per request in memory
+          resilience hedging: 300 calls against a loopback server where every 20th request stalls
+                   for 1 s, without and with a hedging layer (percentiles, extra requests); what a
+                   hedging layer adds to a call that answers at once
 
         Options:
           --suite NAME        one suite: \(suites.joined(separator: ", "))

@@ -87,6 +87,10 @@ func run(_ options: Options) async {
     if options.suite == "all" || options.suite == "replay" {
         report.extra += await ReplayBench.measurements(rounds: options.rounds)
     }
+    if options.suite == "all" || options.suite == "resilience" {
+        report.extra += await HedgeBench.measurements(
+            iterations: max(options.iterations / 10, 1), rounds: options.rounds, failed: &failed)
+    }
     if options.suite == "stream" {
         report.extra += await StreamBench.measurements(
             mebibytes: options.streamMebibytes, rounds: options.rounds, failed: &failed)

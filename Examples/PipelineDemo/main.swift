@@ -98,6 +98,7 @@ func runDemo() async throws {
     try await showAuth(server: server, transport: transport)
     try await showRedirect(server: server, transport: transport)
     try await showDeadline(server: server, transport: transport)
+    try await showHedging(server: server, transport: transport)
     try showOrdering(server: server, transport: transport)
     try await showStreaming(server: server, transport: transport)
     try await showLibrary()

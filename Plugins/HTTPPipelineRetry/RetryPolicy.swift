@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPPipeline
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -80,7 +81,7 @@ public struct RetryPolicy: Sendable {
         self.maximumDelay = maximumDelay
         self.retryableStatuses = [408, 429, 500, 502, 503, 504]
         self.retryableErrors = Self.transientErrors
-        self.idempotentMethods = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
+        self.idempotentMethods = Set(HTTPMethod.idempotentMethods.map(\.rawValue))
         self.retryAfterStatuses = [429, 503]
         self.addsIdempotencyKey = false
     }
@@ -92,7 +93,7 @@ public struct RetryPolicy: Sendable {
         self.maximumDelay = backoff.cap
         self.retryableStatuses = [408, 429, 500, 502, 503, 504]
         self.retryableErrors = Self.transientErrors
-        self.idempotentMethods = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
+        self.idempotentMethods = Set(HTTPMethod.idempotentMethods.map(\.rawValue))
         self.retryAfterStatuses = [429, 503]
         self.addsIdempotencyKey = false
     }
@@ -163,10 +164,6 @@ public struct RetryPolicy: Sendable {
         )
     }
 
-    /// Transport failures that are usually gone on the next attempt.
-    public static let transientErrors: Set<URLError.Code> = [
-        .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
-        .notConnectedToInternet, .badServerResponse, .resourceUnavailable, .internationalRoamingOff,
-        .callIsActive, .dataNotAllowed,
-    ]
+    /// Transport failures that are usually gone on the next attempt (shared with hedging).
+    public static let transientErrors: Set<URLError.Code> = URLError.transientCodes
 }

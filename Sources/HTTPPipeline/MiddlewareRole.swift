@@ -36,6 +36,8 @@ public struct MiddlewareRole: Hashable, Sendable, ExpressibleByStringLiteral, Cu
     public static let redirects: MiddlewareRole = "redirects"
     /// Decodes response bodies (gzip, deflate).
     public static let decoding: MiddlewareRole = "decoding"
+    /// Sends a second copy of a slow request and keeps the first good answer.
+    public static let hedging: MiddlewareRole = "hedging"
     /// Changes the outgoing request in a way a log should show (headers, credentials).
     public static let changesRequest: MiddlewareRole = "request-changing"
 }
