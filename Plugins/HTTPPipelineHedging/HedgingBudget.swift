@@ -8,6 +8,8 @@ import HTTPPipeline
 /// ``minimumHedges``. With the defaults (0.1, 0, 10 s) a server never sees more than 1.1 times
 /// the calls: a hedge is refused until ten calls have deposited. The window is measured on the
 /// budget's clock from its creation, as retry's budget is (the two share their mechanism).
+/// Keep the hedging delay well below the window: a call's deposit leaves the window when the
+/// window has passed, so with a delay as long as the window no call can ever pay for its hedge.
 ///
 /// Give two middleware the same budget to make them share it.
 public final class HedgingBudget: Sendable {

@@ -56,6 +56,11 @@ extension HedgingMiddleware {
                         throw CancellationError()
                     case .timerFired:
                         disarm = nil
+                        // The caller may have been cancelled as the timer fired: no hedge then.
+                        if Task.isCancelled {
+                            group.cancelAll()
+                            throw CancellationError()
+                        }
                         if budget?.withdraw() ?? true {
                             start()
                         } else {

@@ -15,13 +15,16 @@ public import HTTPPipeline
 /// ```
 ///
 /// The first attempt starts at once; each time ``HedgingPolicy/delay`` passes without a winner,
-/// another starts, up to ``HedgingPolicy/maximumAttempts`` in flight together. An attempt wins
-/// at its response head, when the policy accepts it (by default anything but a 429, a 5xx, a
+/// another starts, up to ``HedgingPolicy/maximumAttempts`` started in all (an attempt that fails
+/// is not replaced). An attempt wins
+/// at its response head, when the policy accepts it (by default anything but a 408, a 429, a 5xx, a
 /// transient transport error or a timeout from inside): its response is returned and its body
 /// streams to the caller; every other attempt is cancelled (a transport sees the cancellation,
 /// and a response that already came is dropped, which cancels its body's transfer) and awaited
 /// before the call returns. Nothing outlives the call: the attempts are child tasks of one task
-/// group, and cancelling the caller cancels them all.
+/// group, and cancelling the caller cancels them all. (On a clock other than `ContinuousClock`
+/// and `ManualClock`, the delay is a task sleeping on that clock, cancelled when the call ends but
+/// not awaited.)
 ///
 /// When no attempt is acceptable, the call ends as soon as none is in flight: with the last
 /// response that came (a 503, whose `Retry-After` a retry layer outside can read), or the last

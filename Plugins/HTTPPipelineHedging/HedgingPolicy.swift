@@ -11,7 +11,7 @@ import FoundationNetworking
 /// The defaults:
 /// - one hedge (``maximumAttempts`` 2), started when the first attempt has not answered
 ///   within ``delay``;
-/// - an answer is *acceptable*, and wins, unless it is a 429 or a 5xx status, a transient
+/// - an answer is *acceptable*, and wins, unless it is a 408, 429 or 5xx status, a transient
 ///   transport error (the ones retry retries), or an `HTTPTimeoutError` from a layer inside;
 ///   any other error (a bad URL, a TLS failure) is acceptable too: it ends the call, since another
 ///   copy would fail the same way;
@@ -29,7 +29,8 @@ public struct HedgingPolicy: Sendable {
 
     /// How long an attempt may go without a response head before the next one starts.
     public let delay: Duration
-    /// The most attempts in flight together, the first included (2: one hedge).
+    /// The most attempts started in all, the first included (2: one hedge); a failed attempt is
+    /// not replaced.
     public let maximumAttempts: Int
     /// Statuses that do not win: the call waits for another attempt.
     public var unacceptableStatuses: Set<Int>
@@ -62,7 +63,7 @@ public struct HedgingPolicy: Sendable {
     private init(unchecked delay: Duration, maximumAttempts: Int) {
         self.delay = delay
         self.maximumAttempts = maximumAttempts
-        self.unacceptableStatuses = Set(500...599).union([429])
+        self.unacceptableStatuses = Set(500...599).union([408, 429])
         self.transientErrors = URLError.transientCodes
         self.idempotentMethods = HTTPMethod.idempotentMethods
         self.hedgesNonIdempotentMethods = false

@@ -15,15 +15,11 @@ struct HedgingLoopbackTests {
     )
     func aStalledRequestIsHedgedOverRealSockets() async throws {
         let server = LoopbackServer()
-        let count = Locked(0)
         let chunks = (1...4).map { Data("part \($0) ".utf8) }
-        server.route("GET", "/slow-once") { _ in
-            let number = count.withLock { count in
-                count += 1
-                return count
-            }
-            // The first request stalls far longer than the test; the hedge streams its body.
-            return number == 1
+        server.route("GET", "/slow-once") { request in
+            // The first attempt (told by its header, not by arrival: under load the hedge may
+            // reach the server first) stalls far longer than the test; the hedge streams its body.
+            return request.header("X-Hedge-Attempt") == "1"
                 ? LoopbackServer.Response(body: Data("stalled".utf8), delay: .seconds(60))
                 : LoopbackServer.Response(body: .chunked(chunks, every: .milliseconds(5)))
         }
@@ -32,6 +28,7 @@ struct HedgingLoopbackTests {
         let transport = EndRecordingTransport(URLSessionTransport())
         let pipeline = Pipeline(transport: transport) {
             HedgingMiddleware(policy: .after(.milliseconds(100)), budget: nil)
+            AttemptHeader()
         }
         let response = try await pipeline.send(HTTPRequest(url: server.baseURL.appending(path: "slow-once")))
         let body = try await response.body.collect(upTo: 1 << 16)
@@ -40,5 +37,14 @@ struct HedgingLoopbackTests {
         #expect(
             transport.ends == [AttemptEnd(number: 2, outcome: "200"), AttemptEnd(number: 1, outcome: "cancelled")],
             "the stalled request's transport saw the cancellation before the call returned")
+    }
+}
+
+/// Writes the hedge attempt's number into `X-Hedge-Attempt`, for the server to tell attempts apart.
+struct AttemptHeader: HTTPMiddleware {
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        var request = request
+        request.fields["X-Hedge-Attempt"] = String(request.context.hedgeAttempt ?? 0)
+        return try await next(request)
     }
 }

@@ -47,6 +47,20 @@ struct HedgingMiddlewareTests {
         #expect(transport.ends.dropFirst().allSatisfy { $0.outcome == "cancelled" })
     }
 
+    @Test("A caller cancelled just as the hedge delay passes starts no hedge")
+    func aCallerCancelledAsTheDelayPassesStartsNoHedge() async throws {
+        let clock = ManualClock()
+        let transport = ScriptedTransport(clock: clock) { _ in .ok().delayed(by: .seconds(60)) }
+        let pipeline = Pipeline(transport: transport) { hedging(after: .seconds(1), clock: clock) }
+        let call = Task { try await pipeline.send(HTTPRequest(url: hedgeURL)) }
+        await clock.waitForSleepers(1)
+        await clock.waitForTimers(1)
+        clock.advance(by: .seconds(1))
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(transport.requests.count == 1, "the timer fired, but the caller had gone")
+    }
+
     @Test("Cancelling the caller cancels every attempt in flight, and the call ends with CancellationError")
     func cancellingTheCallerCancelsEveryAttempt() async throws {
         let clock = ManualClock()

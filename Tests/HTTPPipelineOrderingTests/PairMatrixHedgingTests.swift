@@ -8,7 +8,7 @@ import HTTPPipelineTesting
 import HTTPPipelineTimeout
 import Testing
 
-/// The pairs with hedging (**Hg**): Hg–R, Hg–A, Hg–D (deadline), Hg–P (per-attempt timeout),
+/// The pairs with hedging (**Hg**): Hg–R, Hg–A, Hg–T (deadline), Hg–P (per-attempt timeout),
 /// Hg–L. Hedging is the first of each pair: `firstOutside` lists `HedgingMiddleware` first. Every
 /// layer and the transport share one manual clock, moved from deadline to deadline while the call
 /// runs.
@@ -92,7 +92,7 @@ struct PairMatrixHedgingTests {
         #expect(seen[.firstOutside]?.sent != seen[.secondOutside]?.sent, "Hg–A: the wire must differ")
     }
 
-    // MARK: Hg–D and Hg–P
+    // MARK: Hg–T and Hg–P
 
     /// The first attempt stalls; a hedge at 1 s answers 1.5 s later, at 2.5 s: after a 2 s limit
     /// measured from the call's start, before one measured from the hedge's.
@@ -114,7 +114,7 @@ struct PairMatrixHedgingTests {
                 perAttempt
                 ? TimeoutMiddleware.perAttempt(.seconds(2), clock: clock) : .deadline(.seconds(2), clock: clock)
             let setup = PairSetup(
-                perAttempt ? "Hg–P" : "Hg–D", Self.hedging(clock), timeout,
+                perAttempt ? "Hg–P" : "Hg–T", Self.hedging(clock), timeout,
                 transport: Self.stalledFirstHedgeAnswersLate(clock))
             let observed = try #require(await Self.observe(setup, order, on: clock))
             let label = setup.label(order)
