@@ -1,0 +1,39 @@
+import Foundation
+
+/// The one reader of a streamed response body; when it is gone before the end, the transfer
+/// is aborted.
+final class CurlBodyReader: Sendable {
+    private let transfer: CurlTransfer
+    private let engine: CurlEngine
+
+    init(transfer: CurlTransfer, engine: CurlEngine) {
+        self.transfer = transfer
+        self.engine = engine
+    }
+
+    deinit {
+        if !transfer.hasEnded { engine.cancel(transfer) }
+    }
+
+    func next() async throws -> Data? {
+        try await transfer.next(engine: engine)
+    }
+}
+
+/// A streamed response body's chunks, as a sequence an `HTTPBody` streams once.
+struct CurlBodyChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let reader: CurlBodyReader
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(reader: reader)
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let reader: CurlBodyReader
+
+        mutating func next() async throws -> Data? {
+            try await reader.next()
+        }
+    }
+}
