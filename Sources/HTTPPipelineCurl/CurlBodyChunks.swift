@@ -1,14 +1,16 @@
 import Foundation
 
 /// The one reader of a streamed response body; when it is gone before the end, the transfer
-/// is aborted.
+/// is aborted. It keeps the engine alive while the body streams, even when every copy of the
+/// transport that sent the request is gone.
 final class CurlBodyReader: Sendable {
     private let transfer: CurlTransfer
-    private let engine: CurlEngine
+    private let owner: CurlEngineOwner
+    private var engine: CurlEngine { owner.engine }
 
-    init(transfer: CurlTransfer, engine: CurlEngine) {
+    init(transfer: CurlTransfer, owner: CurlEngineOwner) {
         self.transfer = transfer
-        self.engine = engine
+        self.owner = owner
     }
 
     deinit {

@@ -60,7 +60,6 @@ final class CurlEasy {
         set(CURLOPT_URL, request.url)
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
-        set(CURLOPT_BUFFERSIZE, 64 << 10)
         CHTTPPipelineCurl_setWriteFunction(handle, CURLOPT_HEADERFUNCTION, CurlCallbacks.header)
         set(CURLOPT_HEADERDATA, pointer: me)
         CHTTPPipelineCurl_setWriteFunction(handle, CURLOPT_WRITEFUNCTION, CurlCallbacks.write)

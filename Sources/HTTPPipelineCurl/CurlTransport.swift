@@ -83,7 +83,7 @@ public struct CurlTransport: HTTPTransport {
             return HTTPResponse(head: head, body: HTTPBody(data))
         case .streaming(let head):
             let length = head.fields["Content-Length"].flatMap { Int($0) }
-            let reader = CurlBodyReader(transfer: transfer, engine: engine)
+            let reader = CurlBodyReader(transfer: transfer, owner: owner)
             return HTTPResponse(head: head, body: HTTPBody(stream: CurlBodyChunks(reader: reader), length: length))
         }
     }
