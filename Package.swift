@@ -208,7 +208,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCurl",
             ],
             swiftSettings: swiftSettings
         ),

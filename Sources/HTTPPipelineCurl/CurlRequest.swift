@@ -72,13 +72,18 @@ struct CurlRequest: Sendable {
         connectTimeoutMilliseconds = Self.milliseconds(configuration.connectTimeout)
         var total = configuration.timeout.map(Self.milliseconds)
         if let deadline = request.context.deadline {
-            let remaining = Self.milliseconds(deadline.remaining)
+            // A little after the deadline: the layer that set it cuts the call first and throws
+            // its own `HTTPTimeoutError`; libcurl's timeout is the backstop.
+            let remaining = Self.milliseconds(deadline.remaining + Self.deadlineGrace)
             total = min(total ?? remaining, remaining)
         }
         timeoutMilliseconds = total
         bufferingLimit = max(configuration.bufferingLimit, 0)
         progress = request.context.progress
     }
+
+    /// How long after a context's deadline libcurl's own timeout ends the transfer.
+    static let deadlineGrace = Duration.milliseconds(250)
 
     /// At least 1 ms: libcurl reads 0 as "no timeout".
     static func milliseconds(_ duration: Duration) -> Int {

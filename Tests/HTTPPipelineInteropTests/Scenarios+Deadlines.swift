@@ -16,9 +16,9 @@ extension Scenario {
     /// The standard pipeline with the default retry policy and a deadline of `limit`.
     static func deadlinePipeline(
         _ limit: Duration, sink: InMemoryLogSink
-    ) throws -> Pipeline<some HTTPMiddleware, URLSessionTransport> {
+    ) throws -> Pipeline<some HTTPMiddleware, InteropTransport> {
         try StandardPipeline.build(
-            over: URLSessionTransport.interop(),
+            over: InteropTransport.make(),
             options: StandardOptions(
                 totalTimeout: limit, retry: .default, logging: .init(level: .basic, sink: sink)))
     }
