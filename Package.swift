@@ -131,7 +131,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
-                "HTTPPipelineTimeout", "HTTPPipelineCassette",
+                "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineCurl",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings

@@ -22,7 +22,7 @@ struct Options {
                    peak memory; a streamed body inflated as its 16 KiB chunks arrive
           soak     the standard pipeline under injected faults, its invariants and memory checked
           e2e      requests per second over loopback sockets, the standard pipeline against bare
-                   URLSessionTransport
+                   URLSessionTransport, and both over CurlTransport (its ratios to URLSession)
           stream   a large gzip download (and a plain one) over loopback, read chunk by chunk: the
                    standard pipeline, logging at body level, against bare URLSessionTransport, and
                    the resident memory the pipeline's download adds
@@ -45,10 +45,11 @@ struct Options {
           --stream-mib N      decoded MiB each stream download carries (default 1024)
           --nginx URL         e2e against this nginx too (or NGINX_URL in the environment)
           --e2e-client NAME   e2e with one client only, sequential: bare, bare-headers (the three
-                              fields the stack adds, already set) or pipeline against the
-                              loopback server, or stack / bare-memory (the standard pipeline over, or
-                              alone, a transport that converts to URLRequest and answers from
-                              memory): what Scripts/callgrind-e2e.sh counts
+                              fields the stack adds, already set), pipeline, curl or curl-pipeline
+                              against the loopback server (against --nginx when given, so the
+                              process holds the client alone), or stack / bare-memory (the standard
+                              pipeline over, or alone, a transport that converts to URLRequest and
+                              answers from memory): what Scripts/callgrind-e2e.sh counts
           -h, --help          this text
 
         Examples:
@@ -122,9 +123,13 @@ struct Options {
             case "--stream-mib": streamMebibytes = try count(argument)
             case "--e2e-client":
                 let name = try value(argument)
-                guard ["bare", "bare-headers", "pipeline", "stack", "bare-memory"].contains(name) else {
+                guard
+                    ["bare", "bare-headers", "pipeline", "stack", "bare-memory", "curl", "curl-pipeline"].contains(name)
+                else {
                     throw UsageError(
-                        message: "--e2e-client is bare, bare-headers, pipeline, stack or bare-memory, not \(name)")
+                        message:
+                            "--e2e-client is bare, bare-headers, pipeline, stack, bare-memory, curl or curl-pipeline, not \(name)"
+                    )
                 }
                 endToEndClient = name
             case "--nginx":
