@@ -308,7 +308,7 @@ let package = Package(
                 "HTTPPipelineLogging",
                 "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineCurl",
             ],
             swiftSettings: swiftSettings
         ),

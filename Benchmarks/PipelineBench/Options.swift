@@ -3,7 +3,9 @@ import Foundation
 /// The command line of pipeline-bench: which suites run, with which sizes.
 struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
-    static let suites = ["all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "replay"]
+    static let suites = [
+        "all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "replay", "curl",
+    ]
 
     /// What `--help` prints.
     static let usage = """
@@ -23,6 +25,8 @@ struct Options {
           soak     the standard pipeline under injected faults, its invariants and memory checked
           e2e      requests per second over loopback sockets, the standard pipeline against bare
                    URLSessionTransport, and both over CurlTransport (its ratios to URLSession)
+          curl     CurlTransport over loopback: a soak (--curl-requests, 10,000 by default) and a
+                   1 GiB download, each held to flat resident memory
           stream   a large gzip download (and a plain one) over loopback, read chunk by chunk: the
                    standard pipeline, logging at body level, against bare URLSessionTransport, and
                    the resident memory the pipeline's download adds
@@ -42,6 +46,7 @@ struct Options {
                               otherwise)
           --soak-requests N   requests the soak sends (default 100000)
           --e2e-requests N    requests per round of e2e (default 500)
+          --curl-requests N   requests the curl soak sends (default 10000)
           --stream-mib N      decoded MiB each stream download carries (default 1024)
           --nginx URL         e2e against this nginx too (or NGINX_URL in the environment)
           --e2e-client NAME   e2e with one client only, sequential: bare, bare-headers (the three
@@ -71,6 +76,7 @@ struct Options {
     var rounds = 5
     var suite = "all"
     var soakRequests = 100_000
+    var curlRequests = 10_000
     var endToEndRequests = 500
     var streamMebibytes = 1_024
     var endToEndClient: String?
@@ -119,6 +125,7 @@ struct Options {
                 suite = try value(argument)
                 suiteGiven = true
             case "--soak-requests": soakRequests = try count(argument)
+            case "--curl-requests": curlRequests = try count(argument)
             case "--e2e-requests": endToEndRequests = try count(argument)
             case "--stream-mib": streamMebibytes = try count(argument)
             case "--e2e-client":

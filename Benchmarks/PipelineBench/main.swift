@@ -86,6 +86,9 @@ func run(_ options: Options) async {
         )
         report.extra += entries + EndToEndBench.curlSummary(entries, nginx: options.nginx != nil)
     }
+    if options.suite == "all" || options.suite == "curl" {
+        report.extra += await CurlSoakBench.measurements(requests: options.curlRequests, failed: &failed)
+    }
     if options.suite == "all" || options.suite == "replay" {
         report.extra += await ReplayBench.measurements(rounds: options.rounds)
     }

@@ -3,6 +3,8 @@ public import HTTPPipeline
 /// A transport over the system's libcurl: the fast one on Linux.
 ///
 /// ```swift
+/// import HTTPPipelineRetry
+///
 /// let pipeline = Pipeline(transport: CurlTransport()) {
 ///     RetryMiddleware()
 /// }

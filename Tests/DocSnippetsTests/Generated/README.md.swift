@@ -7,31 +7,31 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 116)
+#sourceLocation(file: "README.md", line: 130)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 117)
+#sourceLocation(file: "README.md", line: 131)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 118)
+#sourceLocation(file: "README.md", line: 132)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 119)
+#sourceLocation(file: "README.md", line: 133)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 120)
+#sourceLocation(file: "README.md", line: 134)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 121)
+#sourceLocation(file: "README.md", line: 135)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 122)
+#sourceLocation(file: "README.md", line: 136)
 import HTTPPipelineTimeout
 #sourceLocation()
 
-// README.md:116
-@MainActor private func snippetAtLine116() async throws {
-#sourceLocation(file: "README.md", line: 124)
+// README.md:130
+@MainActor private func snippetAtLine130() async throws {
+#sourceLocation(file: "README.md", line: 138)
 let client = try Pipeline(transport: URLSessionTransport()) {
     TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers
