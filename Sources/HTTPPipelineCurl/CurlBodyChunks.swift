@@ -14,7 +14,7 @@ final class CurlBodyReader: Sendable {
     }
 
     deinit {
-        if !transfer.hasEnded { engine.cancel(transfer) }
+        if !transfer.hasEnded { transfer.cancel(on: engine) }
     }
 
     func next() async throws -> Data? {

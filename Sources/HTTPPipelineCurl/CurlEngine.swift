@@ -36,9 +36,15 @@ final class CurlEngine: Sendable {
     /// (FoundationNetworking makes its own), and this one is never undone.
     private static let globalInit: Int = Int(curl_global_init(Int(CHTTPPipelineCurl_GLOBAL_ALL)).rawValue)
 
+    /// The commands not taken yet, and whether the thread has ended (the multi handle is gone).
+    private struct Inbox: Sendable {
+        var commands: [Command] = []
+        var ended = false
+    }
+
     let configuration: CurlTransport.Configuration
     let multi: Multi
-    private let inbox = Locked([Command]())
+    private let inbox = Locked(Inbox())
 
     init(configuration: CurlTransport.Configuration) {
         _ = Self.globalInit
@@ -59,13 +65,24 @@ final class CurlEngine: Sendable {
     func shutdown() { post(.shutdown) }
 
     private func post(_ command: Command) {
-        inbox.withLock { $0.append(command) }
-        curl_multi_wakeup(multi.handle)
+        inbox.withLock { inbox in
+            // After the thread ended, a late command (a body dropped, an upload's last chunk)
+            // has nothing to act on. The wake-up goes under the lock, so the thread cannot clean
+            // the multi handle up between the check and the call.
+            guard !inbox.ended else { return }
+            inbox.commands.append(command)
+            curl_multi_wakeup(multi.handle)
+        }
     }
 
     /// The commands queued since the last call (engine thread).
     func takeCommands(into commands: inout [Command]) {
-        inbox.withLock { swap(&$0, &commands) }
+        inbox.withLock { swap(&$0.commands, &commands) }
+    }
+
+    /// The thread is ending (engine thread): no command is taken after this.
+    func end() {
+        inbox.withLock { $0.ended = true }
     }
 }
 

@@ -46,6 +46,7 @@ final class CurlEventLoop {
             if timeout < 0 || timeout > 1_000 { timeout = 1_000 }
             curl_multi_poll(multi, nil, 0, Int32(timeout), nil)
         }
+        engine.end()
         for easy in active.values { remove(easy, ending: .failure(CancellationError())) }
         for easy in idle { easy.cleanup() }
         idle.removeAll()
@@ -56,6 +57,8 @@ final class CurlEventLoop {
         switch command {
         case .add(let transfer):
             guard !transfer.hasEnded else { return }
+            // Cancelled before it got here (the cancel command came first, and found nothing).
+            guard !transfer.isCancelled else { return transfer.complete(.failure(CancellationError())) }
             let easy = idle.popLast() ?? CurlEasy()
             if let failure = easy.prepare(for: transfer, configuration: engine.configuration) {
                 easy.reset()

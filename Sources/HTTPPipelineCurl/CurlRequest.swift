@@ -46,10 +46,16 @@ struct CurlRequest: Sendable {
         var hasExpect = false
         for field in request.fields {
             try field.checkSendable()
-            let lowered = field.name.lowercased()
-            if Self.framingFields.contains(lowered) { continue }
-            if lowered == "accept" { hasAccept = true }
-            if lowered == "expect" { hasExpect = true }
+            // Only names as long as one of the four are lowercased (a string each) to compare.
+            switch field.name.utf8.count {
+            case 6:
+                let lowered = field.name.lowercased()
+                if lowered == "accept" { hasAccept = true }
+                if lowered == "expect" { hasExpect = true }
+            case 14, 17:
+                if Self.framingFields.contains(field.name.lowercased()) { continue }
+            default: break
+            }
             // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes one).
             lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
         }

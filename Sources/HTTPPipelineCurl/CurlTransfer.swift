@@ -33,6 +33,7 @@ final class CurlTransfer: Sendable {
         var nextChunk = 0
         var queuedBytes = 0
         var receivePaused = false
+        var cancelled = false
         var end: Result<Void, any Error>?
         var readWaiter: CheckedContinuation<Data?, any Error>?
     }
@@ -67,9 +68,18 @@ final class CurlTransfer: Sendable {
                 }
             }
         } onCancel: {
-            engine.cancel(self)
+            cancel(on: engine)
         }
     }
+
+    /// Aborts the transfer: marked first, so an `add` the engine has not taken yet is dropped.
+    func cancel(on engine: CurlEngine) {
+        state.withLock { $0.cancelled = true }
+        engine.cancel(self)
+    }
+
+    /// Whether the transfer was cancelled.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// The head is in (engine thread): the caller's `send` returns.
     func deliver(_ head: Head) {
@@ -155,7 +165,7 @@ final class CurlTransfer: Sendable {
                 continuation.resume(with: Result { try step.chunk(engine: engine, transfer: self) })
             }
         } onCancel: {
-            engine.cancel(self)
+            cancel(on: engine)
         }
     }
 
