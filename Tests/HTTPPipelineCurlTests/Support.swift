@@ -17,9 +17,11 @@ func eventually(_ condition: () -> Bool) async throws -> Bool {
 }
 
 extension LoopbackServer {
-    /// A server, started.
+    /// A server, started, with long timeouts: on a loaded machine (the whole suite, or the
+    /// sanitizer, on two cores) a paused transfer or a starved upload may stay silent for
+    /// seconds, which is not what these tests are about.
     static func started() throws -> LoopbackServer {
-        let server = LoopbackServer()
+        let server = LoopbackServer(timeouts: .init(idle: .seconds(120), request: .seconds(120)))
         try server.start()
         return server
     }
