@@ -25,12 +25,13 @@ let package = Package(
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
+        .library(name: "HTTPPipelineCurl", targets: ["HTTPPipelineCurl"]),
         .executable(name: "pipeline-demo", targets: ["PipelineDemo"]),
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
     ],
     targets: [
         // Shipped libraries: Sources/ (the core, the test kit, the standard stack, the API layer,
-        // the zlib system library) and Plugins/ (one library per plugin).
+        // the zlib and libcurl system libraries, the curl transport) and Plugins/ (one library per plugin).
         .target(name: "HTTPPipeline", swiftSettings: swiftSettings),
         .target(
             name: "HTTPPipelineTesting",
@@ -53,6 +54,21 @@ let package = Package(
             name: "CHTTPPipelineZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
+            name: "CHTTPPipelineCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .target(
+            name: "HTTPPipelineCurl",
+            dependencies: ["HTTPPipeline", "CHTTPPipelineCurl"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineCurlTests",
+            dependencies: ["HTTPPipelineCurl", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry"],
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "HTTPPipelineGzip",
@@ -122,7 +138,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
-                "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineHedging",
+                "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineHedging", "HTTPPipelineCurl",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -212,7 +228,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineCurl",
             ],
             swiftSettings: swiftSettings
         ),
@@ -313,6 +329,7 @@ let package = Package(
                 "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineHedging",
+                "HTTPPipelineCurl",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building and testing need on a fresh Debian machine with the Swift toolchain:
-# pkg-config and zlib headers (for the gzip plugin's system library target); gzip, pigz and
-# zopfli (for its interoperability tests); valgrind (for the benchmark's instruction counts);
+# pkg-config, zlib headers (for the gzip plugin's system library target) and libcurl headers
+# (for the curl transport's); gzip, pigz and zopfli (for the gzip plugin's interoperability tests); valgrind (for the benchmark's instruction counts);
 # Python with venv (for the httpbin interop run).
 # Idempotent; does nothing when everything is present.
 set -euo pipefail
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
+# libcurl headers (for the curl transport's system library target).
+pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
 # Other gzip encoders, for the gzip plugin's interoperability tests on bytes made at test time.
 command -v gzip >/dev/null 2>&1 || missing+=(gzip)
 command -v pigz >/dev/null 2>&1 || missing+=(pigz)

@@ -6,6 +6,9 @@
 #
 #   Scripts/callgrind-e2e.sh          both clients, N=200
 #   N=400 Scripts/callgrind-e2e.sh pipeline
+#   NGINX_URL=$(bash Scripts/nginx-server.sh start) Scripts/callgrind-e2e.sh "bare curl pipeline curl-pipeline"
+#                                     URLSession against CurlTransport, bare and under the standard
+#                                     pipeline; against nginx, so the process holds the client alone
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineCassette
+import HTTPPipelineCurl
 import HTTPPipelineHeaders
 import HTTPPipelineLogging
 import HTTPPipelineStandard
@@ -11,9 +12,11 @@ import FoundationNetworking
 #endif
 
 /// Requests per second over real sockets: the standard pipeline (headers, retry, auth, logging,
-/// gzip) against the bare `URLSessionTransport` it wraps, sequentially and with 8 tasks at once,
-/// against the project's loopback server and, when given, an nginx on loopback. Both clients
-/// share one `URLSession`, and their rounds alternate, so the ratio is measured side by side.
+/// gzip) against the bare `URLSessionTransport` it wraps, and the same two over `CurlTransport`,
+/// sequentially and with 8 tasks at once, against the project's loopback server and, when given,
+/// an nginx on loopback. The URLSession clients share one `URLSession`, the curl clients one
+/// engine, and the four run back to back in each round (in turned-around order every other
+/// round), so every ratio is measured side by side.
 enum EndToEndBench {
     /// The body both servers send: 931 bytes of JSON.
     static let body = Data(
@@ -59,12 +62,19 @@ enum EndToEndBench {
         return entries
     }
 
-    /// The two clients: the bare transport and the standard pipeline over it.
+    /// The four clients: the bare `URLSessionTransport` and the standard pipeline over it, the
+    /// bare `CurlTransport` and the standard pipeline over that.
     private static func clients() throws -> [(String, any HTTPTransport)] {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = concurrentTasks
         let bare = URLSessionTransport(session: URLSession(configuration: configuration))
-        return [("bare", bare), ("pipeline", try standardStack(over: bare))]
+        var curlConfiguration = CurlTransport.Configuration.default
+        curlConfiguration.maximumConnectionsPerHost = concurrentTasks
+        let curl = CurlTransport(configuration: curlConfiguration)
+        return [
+            ("bare", bare), ("pipeline", try standardStack(over: bare)),
+            ("curl", curl), ("curl-pipeline", try standardStack(over: curl)),
+        ]
     }
 
     /// The standard pipeline both suites measure: a `User-Agent`, retry, a bearer token, logging
@@ -95,14 +105,16 @@ enum EndToEndBench {
 
     /// One client alone, sequentially, against the loopback server, after 50 requests of
     /// warm-up: for a profiler, which counts the whole process (Scripts/callgrind-e2e.sh).
-    static func profile(client name: String, requests: Int, failed: inout Bool) async -> [(String, Double)] {
+    /// With `nginx`, against it instead: then the process holds the client alone.
+    static func profile(client name: String, nginx: URL?, requests: Int, failed: inout Bool) async -> [(String, Double)]
+    {
         let server = LoopbackServer()
         server.route("GET", "/e2e.json", .init(headers: [("Content-Type", "application/json")], body: body))
         do {
-            try server.start()
+            if nginx == nil { try server.start() }
             defer { server.stop() }
             let client: any HTTPTransport
-            var request = HTTPRequest(url: server.baseURL.appendingPathComponent("e2e.json"))
+            var request = HTTPRequest(url: (nginx ?? server.baseURL).appendingPathComponent("e2e.json"))
             switch name {
             case "bare-headers":
                 guard let bare = try clients().first?.1 else { return [] }
@@ -140,7 +152,7 @@ enum EndToEndBench {
         ]
         for (mode, tasks, request) in modes {
             var perSecond: [String: [Double]] = [:]
-            var ratios: [Double] = []
+            var ratios: [String: [Double]] = [:]
             for round in 0..<rounds {
                 let order = round.isMultiple(of: 2) ? clients : clients.reversed()
                 var rates: [String: Double] = [:]
@@ -148,19 +160,20 @@ enum EndToEndBench {
                     rates[name] = try await run(client, request, requests: requests, tasks: tasks)
                 }
                 for (name, rate) in rates { perSecond[name, default: []].append(rate) }
-                if let bare = rates["bare"], let pipeline = rates["pipeline"], bare > 0 {
-                    ratios.append(pipeline / bare)
+                for (ratio, over, under) in Self.ratios {
+                    if let top = rates[over], let bottom = rates[under], bottom > 0 {
+                        ratios[ratio, default: []].append(top / bottom)
+                    }
                 }
             }
             let key = "e2e_\(target.name)_\(mode)"
             // The ratio is the median of each round's own ratio (the two clients ran back to back
             // there), not the ratio of the medians: a load that comes and goes on the machine moves
             // both members of a round together, and whole rounds apart.
-            entries += [
-                ("\(key)_bare_rps", median(perSecond["bare"] ?? [])),
-                ("\(key)_pipeline_rps", median(perSecond["pipeline"] ?? [])),
-                ("\(key)_ratio", median(ratios)),
-            ]
+            entries += clients.map { name, _ in
+                ("\(key)_\(name.replacingOccurrences(of: "-", with: "_"))_rps", median(perSecond[name] ?? []))
+            }
+            entries += Self.ratios.map { ratio, _, _ in ("\(key)_\(ratio)", median(ratios[ratio] ?? [])) }
             if mode.hasSuffix("same_headers") { continue }
             if let wrk = Wrk.requestsPerSecond(target.url, connections: tasks) {
                 entries.append(("\(key)_wrk_rps", wrk))
@@ -168,6 +181,12 @@ enum EndToEndBench {
         }
         return entries
     }
+
+    /// The ratios of each round: its key's suffix, and the clients over and under the bar.
+    private static let ratios = [
+        ("ratio", "pipeline", "bare"), ("curl_vs_urlsession", "curl", "bare"),
+        ("pipeline_over_curl_ratio", "curl-pipeline", "curl"),
+    ]
 
     /// The request with the three fields the standard stack adds already set.
     private static func withPipelineHeaders(_ request: HTTPRequest) -> HTTPRequest {

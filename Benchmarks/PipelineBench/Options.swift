@@ -5,6 +5,7 @@ struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
     static let suites = [
         "all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "replay", "resilience",
+        "curl",
     ]
 
     /// What `--help` prints.
@@ -24,7 +25,9 @@ struct Options {
                    peak memory; a streamed body inflated as its 16 KiB chunks arrive
           soak     the standard pipeline under injected faults, its invariants and memory checked
           e2e      requests per second over loopback sockets, the standard pipeline against bare
-                   URLSessionTransport
+                   URLSessionTransport, and both over CurlTransport (its ratios to URLSession)
+          curl     CurlTransport over loopback: a soak (--curl-requests, 10,000 by default) and a
+                   1 GiB download, each held to flat resident memory
           stream   a large gzip download (and a plain one) over loopback, read chunk by chunk: the
                    standard pipeline, logging at body level, against bare URLSessionTransport, and
                    the resident memory the pipeline's download adds
@@ -47,14 +50,16 @@ struct Options {
                               otherwise)
           --soak-requests N   requests the soak sends (default 100000)
           --e2e-requests N    requests per round of e2e (default 500)
+          --curl-requests N   requests the curl soak sends (default 10000)
           --stream-mib N      decoded MiB each stream download carries (default 1024)
           --nginx URL         e2e against this nginx too (or NGINX_URL in the environment)
           --e2e-client NAME   e2e with one client only, sequential: bare, bare-headers (the three
-                              fields the stack adds, already set) or pipeline against the
-                              loopback server, or stack / bare-memory (the standard pipeline over, or
-                              alone, a transport that converts to URLRequest and answers from
-                              memory; stack-recording: the stack over a cassette recording
-                              over it): what Scripts/callgrind-e2e.sh counts
+                              fields the stack adds, already set), pipeline, curl or curl-pipeline
+                              against the loopback server (against --nginx when given, so the
+                              process holds the client alone), or stack / bare-memory (the standard
+                              pipeline over, or alone, a transport that converts to URLRequest and
+                              answers from memory; stack-recording: the stack over a cassette
+                              recording over it): what Scripts/callgrind-e2e.sh counts
           -h, --help          this text
 
         Examples:
@@ -76,6 +81,7 @@ struct Options {
     var rounds = 5
     var suite = "all"
     var soakRequests = 100_000
+    var curlRequests = 10_000
     var endToEndRequests = 500
     var streamMebibytes = 1_024
     var endToEndClient: String?
@@ -124,15 +130,19 @@ struct Options {
                 suite = try value(argument)
                 suiteGiven = true
             case "--soak-requests": soakRequests = try count(argument)
+            case "--curl-requests": curlRequests = try count(argument)
             case "--e2e-requests": endToEndRequests = try count(argument)
             case "--stream-mib": streamMebibytes = try count(argument)
             case "--e2e-client":
                 let name = try value(argument)
-                guard ["bare", "bare-headers", "pipeline", "stack", "stack-recording", "bare-memory"].contains(name)
-                else {
+                let clients = [
+                    "bare", "bare-headers", "pipeline", "stack", "stack-recording", "bare-memory", "curl",
+                    "curl-pipeline",
+                ]
+                guard clients.contains(name) else {
                     throw UsageError(
                         message:
-                            "--e2e-client is bare, bare-headers, pipeline, stack, stack-recording or bare-memory, not \(name)"
+                            "--e2e-client is one of \(clients.joined(separator: ", ")), not \(name)"
                     )
                 }
                 endToEndClient = name

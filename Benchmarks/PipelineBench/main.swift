@@ -75,14 +75,19 @@ func run(_ options: Options) async {
         report.extra += await SoakBench.measurements(requests: options.soakRequests, failed: &failed)
     }
     if let client = options.endToEndClient {
-        report.extra += await EndToEndBench.profile(client: client, requests: options.endToEndRequests, failed: &failed)
+        report.extra += await EndToEndBench.profile(
+            client: client, nginx: options.nginx, requests: options.endToEndRequests, failed: &failed)
     } else if options.suite == "all" || options.suite == "e2e" {
-        report.extra += await EndToEndBench.measurements(
+        let entries = await EndToEndBench.measurements(
             nginx: options.nginx,
             requests: options.endToEndRequests,
             rounds: options.rounds * 3,
             failed: &failed
         )
+        report.extra += entries + EndToEndBench.curlSummary(entries, nginx: options.nginx != nil)
+    }
+    if options.suite == "all" || options.suite == "curl" {
+        report.extra += await CurlSoakBench.measurements(requests: options.curlRequests, failed: &failed)
     }
     if options.suite == "all" || options.suite == "replay" {
         report.extra += await ReplayBench.measurements(rounds: options.rounds)

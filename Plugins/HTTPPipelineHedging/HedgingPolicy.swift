@@ -92,7 +92,8 @@ public struct HedgingPolicy: Sendable {
     ///
     /// - Parameter outcome: The attempt's response head, or the error it threw.
     /// - Returns: `false` for a status in ``unacceptableStatuses``, a transport error in
-    ///   ``transientErrors`` and an `HTTPTimeoutError` (a limit inside cut this attempt; a
+    ///   ``transientErrors`` or an `HTTPTransientFailure` that says it is transient, and an
+    ///   `HTTPTimeoutError` (a limit inside cut this attempt; a
     ///   limit outside cancels the hedging layer itself); `true` otherwise.
     public func accepts(_ outcome: Result<HTTPResponseHead, any Error>) -> Bool {
         switch outcome {
@@ -101,6 +102,8 @@ public struct HedgingPolicy: Sendable {
         case .failure(let error):
             if error is HTTPTimeoutError { return false }
             if let urlError = error as? URLError { return !transientErrors.contains(urlError.code) }
+            // Another transport's error (CurlTransportError) says itself whether it is transient.
+            if let failure = error as? any HTTPTransientFailure { return !failure.isTransient }
             return true
         }
     }

@@ -13,7 +13,9 @@ extension RetryPolicy {
     /// Whether an outcome is worth another attempt, judged by the outcome alone (attempts left,
     /// the deadline and the budget are the middleware's business). A per-attempt timeout
     /// (`HTTPTimeoutError` with limit `.attempt`) is worth another attempt; an expired total
-    /// deadline never is.
+    /// deadline never is. A `URLError` is worth one when its code is in ``retryableErrors``;
+    /// another transport's error when it is an `HTTPTransientFailure` that says it is transient
+    /// (`CurlTransportError`'s timeout, refused connection, DNS failure and lost connection).
     ///
     /// - Parameters:
     ///   - outcome: What the attempt ended in.
@@ -32,6 +34,8 @@ extension RetryPolicy {
                 retryable = timeout.isRetryable
             } else if let urlError = error as? URLError {
                 retryable = retryableErrors.contains(urlError.code)
+            } else if let failure = error as? any HTTPTransientFailure {
+                retryable = failure.isTransient
             } else {
                 return false
             }

@@ -36,12 +36,7 @@ extension URLRequest {
         var headers = [String: String](minimumCapacity: fields.count)
         for index in fields.indices {
             let field = fields[index]
-            guard HTTPGrammar.isToken(field.name.utf8) else {
-                throw .invalidRequest(reason: "a field name is not an HTTP token")
-            }
-            guard !field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) else {
-                throw .invalidRequest(reason: "the value of \(field.name) holds CR, LF or NUL")
-            }
+            try field.checkSendable()
             // A repeated name joins the first one's spelling. Requests carry a handful of
             // fields: scanning those before is cheaper than lowercasing every name into a table.
             let first = fields[..<index].first { HTTPFields.sameName($0.name, field.name) }
@@ -71,5 +66,21 @@ extension HTTPResponseHead {
         }
         fields.storage.sort { $0.name.lowercased() < $1.name.lowercased() }
         self.init(status: response.statusCode, fields: fields)
+    }
+}
+
+extension HTTPField {
+    /// Checks that the field can go on the wire as it is.
+    ///
+    /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a name that is not an HTTP
+    ///   token, or a value holding CR, LF or NUL (a header injection); the reason names the
+    ///   field, never its value.
+    package func checkSendable() throws(HTTPTransportError) {
+        guard HTTPGrammar.isToken(name.utf8) else {
+            throw .invalidRequest(reason: "a field name is not an HTTP token")
+        }
+        guard !value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) else {
+            throw .invalidRequest(reason: "the value of \(name) holds CR, LF or NUL")
+        }
     }
 }

@@ -151,6 +151,12 @@ public final class LoopbackServer: Sendable {
         core.state.withLock { $0.requests }
     }
 
+    /// Drops the requests recorded so far (``requests`` keeps every one, bodies included): for a
+    /// soak that reads the process's memory and must not count the server's records.
+    package func forgetRequests() {
+        core.state.withLock { $0.requests = [] }
+    }
+
     /// How many connections the server has accepted since it started.
     ///
     /// Use it to check connection reuse: two requests sent over one kept-alive connection leave

@@ -133,6 +133,24 @@ struct HedgingMiddlewareTests {
         #expect(!policy.accepts(.failure(HTTPTimeoutError(.attempt, after: .seconds(1)))))
     }
 
+    @Test("Another transport's transient failure (an HTTPTransientFailure) loses, and the slower attempt wins")
+    func anotherTransportsTransientFailureLoses() async throws {
+        struct SocketReset: Error, HTTPTransientFailure {
+            var isTransient: Bool { true }
+        }
+        struct BadCertificate: Error, HTTPTransientFailure {
+            var isTransient: Bool { false }
+        }
+        let clock = ManualClock()
+        let transport = byAttempt(clock) { $0 == 1 ? .ok("first").delayed(by: .seconds(2)) : .failure(SocketReset()) }
+        let pipeline = Pipeline(transport: transport) { hedging(after: .seconds(1), clock: clock) }
+        let result = await clock.run { try await pipeline.send(HTTPRequest(url: hedgeURL)) }
+        #expect(await result.text() == "first", "the hedge's reset did not end the call")
+        let policy = HedgingPolicy.after(.seconds(1))
+        #expect(!policy.accepts(.failure(SocketReset())))
+        #expect(policy.accepts(.failure(BadCertificate())))
+    }
+
     @Test("A streamed winner's body reaches the caller whole")
     func aStreamedWinnersBodyArrivesWhole() async throws {
         let clock = ManualClock()

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
+import HTTPPipelineCurl
 import HTTPPipelineHeaders
 import HTTPPipelineLogging
 import HTTPPipelineRetry
@@ -88,6 +89,58 @@ final class RejectedThenFreshTokens: CredentialSource {
     func refreshCredential(after failed: Credential?) async throws -> Credential {
         refreshes.withLock { $0 += 1 }
         return .bearer(Secrets.freshToken)
+    }
+}
+
+/// The transports every scenario runs over, each in turn.
+enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case urlSession
+    case curl
+
+    /// The kind the running scenario uses: set by `Scenario.run(on:into:over:)`, inherited by
+    /// the tasks the scenario starts.
+    @TaskLocal static var current = TransportKind.urlSession
+
+    var description: String {
+        switch self {
+        case .urlSession: "URLSessionTransport"
+        case .curl: "CurlTransport"
+        }
+    }
+
+    /// Whether the transport keeps cookies by itself (`URLSessionTransport` does; `CurlTransport`
+    /// leaves them to the pipeline).
+    var keepsCookies: Bool { self == .urlSession }
+
+    /// Whether the transport can follow redirects below the pipeline (`CurlTransport` never does).
+    var canFollowRedirects: Bool { self == .urlSession }
+}
+
+/// A transport of the running scenario's kind (``TransportKind/current``).
+struct InteropTransport: HTTPTransport {
+    let base: any HTTPTransport
+
+    /// A fresh transport of the current kind: URLSession's over an ephemeral session of its own
+    /// (cookies one scenario sets never reach another), handing redirects back or following them
+    /// below the pipeline; curl's over an engine of its own with as many connections per host.
+    /// A request times out after 30 s.
+    /// Recorded or replayed as ``InteropCassettes`` says.
+    static func make(followingRedirects: Bool = false) -> InteropTransport {
+        switch TransportKind.current {
+        case .urlSession:
+            return InteropTransport(
+                base: InteropCassettes.transport(
+                    over: URLSessionTransport.interop(followingRedirects: followingRedirects)))
+        case .curl:
+            var configuration = CurlTransport.Configuration.default
+            configuration.maximumConnectionsPerHost = 8
+            configuration.timeout = .seconds(30)
+            return InteropTransport(base: InteropCassettes.transport(over: CurlTransport(configuration: configuration)))
+        }
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await base.send(request)
     }
 }
 

@@ -3,99 +3,121 @@ import HTTPPipelineLogging
 import HTTPPipelineTesting
 import Testing
 
-/// The standard pipeline over `URLSessionTransport` against a real httpbin
+/// The standard pipeline over each transport (`URLSessionTransport`, `CurlTransport`) against a real httpbin
 /// (`bash Scripts/interop-server.sh start`, then `HTTPBIN_URL=… swift test --filter
 /// HTTPPipelineInteropTests`). Without `HTTPBIN_URL` the suite is reported as skipped.
 @Suite(.enabled(if: HTTPBin.setting != nil, "HTTPBIN_URL not set: start Scripts/interop-server.sh"))
 struct HTTPBinInteropTests {
-    /// Runs one scenario with a sink of its own, and checks that no secret reached it.
-    func run(_ scenario: Scenario) async throws {
+    /// Runs one scenario over `kind` with a sink of its own, and checks that no secret reached it.
+    func run(_ scenario: Scenario, over kind: TransportKind) async throws {
         let sink = InMemoryLogSink()
-        try await InteropCassettes.run(scenario.rawValue) {
-            try await scenario.run(on: try HTTPBin.configured(), into: sink)
+        try await InteropCassettes.run("\(scenario.rawValue)-\(kind.rawValue)") {
+            try await scenario.run(on: try HTTPBin.configured(), into: sink, over: kind)
         }
-        #expect(Secrets.leaked(in: sink).isEmpty, "\(scenario) logged a secret:\n\(sink.text)")
+        #expect(Secrets.leaked(in: sink).isEmpty, "\(scenario) over \(kind) logged a secret:\n\(sink.text)")
     }
 
-    @Test func defaultHeadersReachTheServer() async throws {
-        try await run(.defaultHeaders)
+    @Test(arguments: TransportKind.allCases)
+    func defaultHeadersReachTheServer(over kind: TransportKind) async throws {
+        try await run(.defaultHeaders, over: kind)
     }
 
-    @Test func aRejectedTokenIsRefreshedOnceForConcurrentCallersAndTheReplaysSucceed() async throws {
-        try await run(.bearerRefresh)
+    @Test(arguments: TransportKind.allCases)
+    func aRejectedTokenIsRefreshedOnceForConcurrentCallersAndTheReplaysSucceed(over kind: TransportKind) async throws {
+        try await run(.bearerRefresh, over: kind)
     }
 
-    @Test func a503IsRetriedUntilAttemptsRunOutAndThenReturned() async throws {
-        try await run(.retry503)
+    @Test(arguments: TransportKind.allCases)
+    func a503IsRetriedUntilAttemptsRunOutAndThenReturned(over kind: TransportKind) async throws {
+        try await run(.retry503, over: kind)
     }
 
-    @Test func a429IsRetriedUntilAttemptsRunOutAndThenReturned() async throws {
-        try await run(.retry429)
+    @Test(arguments: TransportKind.allCases)
+    func a429IsRetriedUntilAttemptsRunOutAndThenReturned(over kind: TransportKind) async throws {
+        try await run(.retry429, over: kind)
     }
 
-    @Test func gzipAndDeflateBodiesAreDecodedExactlyOnce() async throws {
-        try await run(.gzipDeflate)
+    @Test(arguments: TransportKind.allCases)
+    func gzipAndDeflateBodiesAreDecodedExactlyOnce(over kind: TransportKind) async throws {
+        try await run(.gzipDeflate, over: kind)
     }
 
-    @Test func aBrotliBodyPassesThroughTheGzipPluginWithoutError() async throws {
-        try await run(.brotli)
+    @Test(arguments: TransportKind.allCases)
+    func aBrotliBodyPassesThroughTheGzipPluginWithoutError(over kind: TransportKind) async throws {
+        try await run(.brotli, over: kind)
     }
 
-    @Test func aPasswordInAJSONBodyIsRedactedInTheBodyLevelLog() async throws {
-        try await run(.passwordBody)
+    @Test(arguments: TransportKind.allCases)
+    func aPasswordInAJSONBodyIsRedactedInTheBodyLevelLog(over kind: TransportKind) async throws {
+        try await run(.passwordBody, over: kind)
     }
 
-    @Test func setCookieIsRedactedInTheLogAndTheEchoedCookieToo() async throws {
-        try await run(.setCookie)
+    @Test(arguments: TransportKind.allCases)
+    func setCookieIsRedactedInTheLogAndTheEchoedCookieToo(over kind: TransportKind) async throws {
+        try await run(.setCookie, over: kind)
     }
 
-    @Test func aRedirectChainEndsAt200OnGet() async throws {
-        try await run(.redirectChain)
+    @Test(arguments: TransportKind.allCases)
+    func aRedirectChainEndsAt200OnGet(over kind: TransportKind) async throws {
+        try await run(.redirectChain, over: kind)
     }
 
-    @Test func aRedirectToAnotherOriginCarriesNoCredentialOrCookieAndOneWithinTheOriginKeepsBoth() async throws {
-        try await run(.redirectToAnotherOrigin)
+    @Test(arguments: TransportKind.allCases)
+    func aRedirectToAnotherOriginCarriesNoCredentialOrCookieAndOneWithinTheOriginKeepsBoth(over kind: TransportKind)
+        async throws
+    {
+        try await run(.redirectToAnotherOrigin, over: kind)
     }
 
-    @Test func redirectMiddlewareFollowsRedirect3HopByHop() async throws {
-        try await run(.redirectHops)
+    @Test(arguments: TransportKind.allCases)
+    func redirectMiddlewareFollowsRedirect3HopByHop(over kind: TransportKind) async throws {
+        try await run(.redirectHops, over: kind)
     }
 
-    @Test func redirectMiddlewareFollowsAbsoluteRedirect3HopByHop() async throws {
-        try await run(.absoluteRedirectHops)
+    @Test(arguments: TransportKind.allCases)
+    func redirectMiddlewareFollowsAbsoluteRedirect3HopByHop(over kind: TransportKind) async throws {
+        try await run(.absoluteRedirectHops, over: kind)
     }
 
-    @Test func redirectMiddlewareFollowsRelativeRedirect3HopByHop() async throws {
-        try await run(.relativeRedirectHops)
+    @Test(arguments: TransportKind.allCases)
+    func redirectMiddlewareFollowsRelativeRedirect3HopByHop(over kind: TransportKind) async throws {
+        try await run(.relativeRedirectHops, over: kind)
     }
 
-    @Test func aBinaryBodyIsSummarisedInTheLogNotDumped() async throws {
-        try await run(.binaryBody)
+    @Test(arguments: TransportKind.allCases)
+    func aBinaryBodyIsSummarisedInTheLogNotDumped(over kind: TransportKind) async throws {
+        try await run(.binaryBody, over: kind)
     }
 
-    @Test func aSlowRequestCancelledByTheCallerEndsPromptlyWithCancellationError() async throws {
-        try await run(.cancellation)
+    @Test(arguments: TransportKind.allCases)
+    func aSlowRequestCancelledByTheCallerEndsPromptlyWithCancellationError(over kind: TransportKind) async throws {
+        try await run(.cancellation, over: kind)
     }
 
-    @Test func aOneSecondDeadlineUnderDefaultRetryEndsACallToASilentServerWithin1Point1Seconds() async throws {
-        try await run(.deadlineOnASilentServer)
+    @Test(arguments: TransportKind.allCases)
+    func aOneSecondDeadlineUnderDefaultRetryEndsACallToASilentServerWithin1Point1Seconds(over kind: TransportKind)
+        async throws
+    {
+        try await run(.deadlineOnASilentServer, over: kind)
     }
 
-    @Test func aOneSecondDeadlineCutsHTTPBinsDelay3Within1Point1Seconds() async throws {
-        try await run(.deadlineOnDelay)
+    @Test(arguments: TransportKind.allCases)
+    func aOneSecondDeadlineCutsHTTPBinsDelay3Within1Point1Seconds(over kind: TransportKind) async throws {
+        try await run(.deadlineOnDelay, over: kind)
     }
 
     /// Every scenario at once into one sink: the run's combined log holds none of its secrets.
     /// (Self-contained, so it holds whatever order or parallelism the other tests run in.)
-    @Test func theWholeRunsCombinedLogHoldsNoneOfItsSecrets() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func theWholeRunsCombinedLogHoldsNoneOfItsSecrets(over kind: TransportKind) async throws {
         let server = try HTTPBin.configured()
         let sink = InMemoryLogSink()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for scenario in Scenario.allCases {
                 group.addTask {
                     // Replayed from the scenario's own cassette; recorded only by its own test.
-                    try await InteropCassettes.run(scenario.rawValue, records: false) {
-                        try await scenario.run(on: server, into: sink)
+                    try await InteropCassettes.run("\(scenario.rawValue)-\(kind.rawValue)", records: false) {
+                        try await scenario.run(on: server, into: sink, over: kind)
                     }
                 }
             }

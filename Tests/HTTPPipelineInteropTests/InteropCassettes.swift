@@ -75,10 +75,10 @@ enum InteropCassettes {
 
     /// The transport a scenario sends through: `base` when no cassette is in play, `base`
     /// recorded, or the scenario's replay (which never touches `base`).
-    static func transport(over base: some HTTPTransport) -> InteropTransport {
-        guard let session else { return InteropTransport(base) }
-        if let replay = session.replay { return InteropTransport(replay) }
-        return InteropTransport(RecordingTransport(over: base, into: session.cassette))
+    static func transport(over base: some HTTPTransport) -> any HTTPTransport {
+        guard let session else { return base }
+        if let replay = session.replay { return replay }
+        return RecordingTransport(over: base, into: session.cassette)
     }
 
     /// What a scenario expects to see of a secret the server echoes: the secret itself when the
@@ -86,18 +86,5 @@ enum InteropCassettes {
     static func echoes(_ echoed: String?, _ secret: String) -> Bool {
         guard isReplaying else { return echoed == secret }
         return echoed?.contains("<redacted-") == true && echoed?.contains(secret) == false
-    }
-}
-
-/// A scenario's transport, whichever it is underneath.
-struct InteropTransport: HTTPTransport {
-    let base: any HTTPTransport
-
-    init(_ base: any HTTPTransport) {
-        self.base = base
-    }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await base.send(request)
     }
 }

@@ -18,7 +18,7 @@ extension Scenario {
         _ limit: Duration, sink: InMemoryLogSink
     ) throws -> Pipeline<some HTTPMiddleware, InteropTransport> {
         try StandardPipeline.build(
-            over: Scenario.transport(),
+            over: InteropTransport.make(),
             options: StandardOptions(
                 totalTimeout: limit, retry: .default, logging: .init(level: .basic, sink: sink)))
     }

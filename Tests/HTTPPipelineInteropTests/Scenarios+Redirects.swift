@@ -16,7 +16,7 @@ extension Scenario {
             own.write(record)
             shared.write(record)
         }
-        return Pipeline(transport: Scenario.transport()) {
+        return Pipeline(transport: InteropTransport.make()) {
             RedirectMiddleware()
             AuthMiddleware(source: FreshToken())
             LoggingMiddleware(level: .headers, sink: both)

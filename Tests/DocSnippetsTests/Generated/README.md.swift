@@ -7,31 +7,31 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 118)
+#sourceLocation(file: "README.md", line: 132)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 119)
+#sourceLocation(file: "README.md", line: 133)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 120)
+#sourceLocation(file: "README.md", line: 134)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 121)
+#sourceLocation(file: "README.md", line: 135)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 122)
+#sourceLocation(file: "README.md", line: 136)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 123)
+#sourceLocation(file: "README.md", line: 137)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 124)
+#sourceLocation(file: "README.md", line: 138)
 import HTTPPipelineTimeout
 #sourceLocation()
 
-// README.md:118
-@MainActor private func snippetAtLine118() async throws {
-#sourceLocation(file: "README.md", line: 126)
+// README.md:132
+@MainActor private func snippetAtLine132() async throws {
+#sourceLocation(file: "README.md", line: 140)
 let client = try Pipeline(transport: URLSessionTransport()) {
     TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers

@@ -1,0 +1,132 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineCurl
+import HTTPPipelineTesting
+
+/// `CurlTransport` held to flat memory over the loopback server: a 10,000-request soak (short
+/// buffered answers, 512 KiB streamed ones, uploads, a cancelled call in every hundred) with the
+/// resident size read after a warm-up and at the end (the server's record of the requests
+/// dropped first); and a 1 GiB download read chunk by chunk,
+/// with its peak resident size over the size before it.
+enum CurlSoakBench {
+    /// Growth above which the bench calls it a leak (as the pipeline soak does).
+    static let residentMarginMegabytes = 4.0
+    /// Peak growth above which the download did not hold flat memory.
+    static let downloadMarginMegabytes = 16.0
+
+    static func measurements(requests: Int, failed: inout Bool) async -> [(String, Double)] {
+        let server = LoopbackServer()
+        server.route("GET", "/small", .init(body: EndToEndBench.body))
+        server.route("GET", "/large", .init(body: .repeated(Data(count: 64 << 10), count: 8)))
+        server.route("POST", "/upload", .init(status: 204))
+        server.route("GET", "/slow", .init(body: Data("late".utf8), delay: .seconds(30)))
+        server.route("GET", "/huge", .init(body: .repeated(Data(count: 64 << 10), count: 16_384)))
+        do {
+            try server.start()
+        } catch {
+            FileHandle.standardError.write(Data("curl soak: the loopback server did not start: \(error)\n".utf8))
+            failed = true
+            return []
+        }
+        defer { server.stop() }
+        let transport = CurlTransport(configuration: .default)
+        var entries: [(String, Double)] = []
+        do {
+            try await soak(transport, server, requests: 1_000)
+            // The server keeps every request it received: not the transport's memory.
+            server.forgetRequests()
+            ResidentMemory.trimHeap()
+            let before = ResidentMemory.kilobytes("VmRSS:") ?? 0
+            let clock = ContinuousClock()
+            let start = clock.now
+            try await soak(transport, server, requests: requests)
+            let seconds = start.duration(to: clock.now).seconds
+            server.forgetRequests()
+            ResidentMemory.trimHeap()
+            let after = ResidentMemory.kilobytes("VmRSS:") ?? 0
+            let growth = Double(after - before) / 1_000
+            entries += [
+                ("curl_soak_requests", Double(requests)), ("curl_soak_requests_per_second", Double(requests) / seconds),
+                ("curl_soak_resident_before_mb", Double(before) / 1_000), ("curl_soak_resident_growth_mb", growth),
+            ]
+            if growth > residentMarginMegabytes {
+                failed = true
+                FileHandle.standardError.write(Data("curl soak: resident memory grew \(growth) MB\n".utf8))
+            }
+            entries += try await download(transport, server, failed: &failed)
+        } catch {
+            FileHandle.standardError.write(Data("curl soak: \(error)\n".utf8))
+            failed = true
+        }
+        return entries
+    }
+
+    /// `requests` requests, 16 at a time, each checked.
+    private static func soak(_ transport: CurlTransport, _ server: LoopbackServer, requests: Int) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<16 {
+                group.addTask {
+                    for index in stride(from: worker, to: requests, by: 16) {
+                        try await one(index, transport, server)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private static func one(_ index: Int, _ transport: CurlTransport, _ server: LoopbackServer) async throws {
+        let base = server.baseURL
+        switch index % 100 {
+        case 0:
+            // Cancelled while it waits for the head.
+            let call = Task { try await transport.send(HTTPRequest(url: base.appendingPathComponent("slow"))) }
+            try await Task.sleep(for: .milliseconds(2))
+            call.cancel()
+            guard case .failure(is CancellationError) = await call.result else { throw SoakFailure(index: index) }
+        case 1..<10:
+            let response = try await transport.send(HTTPRequest(url: base.appendingPathComponent("large")))
+            guard try await response.body.collect(upTo: 1 << 20).count == 512 << 10 else {
+                throw SoakFailure(index: index)
+            }
+        case 10..<20:
+            let request = HTTPRequest(
+                method: .post, url: base.appendingPathComponent("upload"), body: HTTPBody(Data(count: 16 << 10)))
+            guard try await transport.send(request).status == 204 else { throw SoakFailure(index: index) }
+        default:
+            let response = try await transport.send(HTTPRequest(url: base.appendingPathComponent("small")))
+            guard response.body.bufferedData == EndToEndBench.body else { throw SoakFailure(index: index) }
+        }
+    }
+
+    /// 1 GiB read chunk by chunk: its speed and the peak resident size it added.
+    private static func download(
+        _ transport: CurlTransport, _ server: LoopbackServer, failed: inout Bool
+    ) async throws -> [(String, Double)] {
+        ResidentMemory.trimHeap()
+        let before = ResidentMemory.kilobytes("VmRSS:") ?? 0
+        let peakResets = ResidentMemory.resetPeak()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("huge")))
+        var bytes = 0
+        for try await chunk in response.body { bytes += chunk.count }
+        let seconds = start.duration(to: clock.now).seconds
+        guard bytes == 1 << 30 else { throw SoakFailure(index: -1) }
+        var entries = [("curl_download_mib_per_s", Double(bytes >> 20) / seconds)]
+        if peakResets, let peak = ResidentMemory.kilobytes("VmHWM:") {
+            let growth = Double(peak - before) / 1_000
+            entries.append(("curl_download_peak_growth_mb", growth))
+            if growth > downloadMarginMegabytes {
+                failed = true
+                FileHandle.standardError.write(Data("curl download: peak resident memory grew \(growth) MB\n".utf8))
+            }
+        }
+        return entries
+    }
+
+    struct SoakFailure: Error, CustomStringConvertible {
+        let index: Int
+        var description: String { "request \(index) did not get its answer" }
+    }
+}

@@ -1,0 +1,106 @@
+import CHTTPPipelineCurl
+import Foundation
+import HTTPPipeline
+
+/// The engine's thread: takes commands, drives libcurl's multi interface, and finishes
+/// transfers. Everything here runs on that one thread, so none of it is locked.
+final class CurlEventLoop {
+    private let engine: CurlEngine
+    private let multi: UnsafeMutableRawPointer
+    /// Transfers in the multi handle, by transfer and by easy handle.
+    private var active: [ObjectIdentifier: CurlEasy] = [:]
+    private var byHandle: [UnsafeMutableRawPointer: CurlEasy] = [:]
+    /// Easy handles between transfers, reused (their TLS sessions and DNS entries with them).
+    private var idle: [CurlEasy] = []
+    private var commands: [Command] = []
+    private var stopping = false
+
+    typealias Command = CurlEngine.Command
+
+    /// The most idle easy handles kept.
+    private static let idleLimit = 64
+
+    init(engine: CurlEngine) {
+        self.engine = engine
+        multi = engine.multi.handle
+        let configuration = engine.configuration
+        let perHost = max(configuration.maximumConnectionsPerHost, 1)
+        CHTTPPipelineCurl_multiSetLong(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
+        CHTTPPipelineCurl_multiSetLong(multi, CURLMOPT_MAXCONNECTS, max(perHost * 4, 16))
+        CHTTPPipelineCurl_multiSetLong(
+            multi, CURLMOPT_PIPELINING, configuration.allowsHTTP2 ? Int(CHTTPPipelineCurl_PIPE_MULTIPLEX) : 0)
+    }
+
+    func run() {
+        var running: Int32 = 0
+        while true {
+            engine.takeCommands(into: &commands)
+            for command in commands { handle(command) }
+            commands.removeAll(keepingCapacity: true)
+            if stopping { break }
+            curl_multi_perform(multi, &running)
+            finishDone()
+            var timeout = 0
+            curl_multi_timeout(multi, &timeout)
+            // -1: nothing is due; the poll still returns at once when a command wakes it.
+            if timeout < 0 || timeout > 1_000 { timeout = 1_000 }
+            curl_multi_poll(multi, nil, 0, Int32(timeout), nil)
+        }
+        engine.end()
+        for easy in active.values { remove(easy, ending: .failure(CancellationError())) }
+        for easy in idle { easy.cleanup() }
+        idle.removeAll()
+        curl_multi_cleanup(multi)
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .add(let transfer):
+            guard !transfer.hasEnded else { return }
+            // Cancelled before it got here (the cancel command came first, and found nothing).
+            guard !transfer.isCancelled else { return transfer.complete(.failure(CancellationError())) }
+            let easy = idle.popLast() ?? CurlEasy()
+            if let failure = easy.prepare(for: transfer, configuration: engine.configuration) {
+                easy.reset()
+                idle.append(easy)
+                transfer.complete(.failure(failure))
+                return
+            }
+            active[ObjectIdentifier(transfer)] = easy
+            byHandle[easy.handle] = easy
+            curl_multi_add_handle(multi, easy.handle)
+        case .cancel(let transfer):
+            guard let easy = active[ObjectIdentifier(transfer)] else { return }
+            remove(easy, ending: .failure(CancellationError()))
+        case .resume(let transfer, let direction):
+            active[ObjectIdentifier(transfer)]?.resume(direction)
+        case .shutdown:
+            stopping = true
+        }
+    }
+
+    /// Finishes the transfers libcurl reports done.
+    private func finishDone() {
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                let easy = byHandle[handle]
+            else { continue }
+            let code = CHTTPPipelineCurl_result(message)
+            remove(easy, ending: code == CURLE_OK ? .success(()) : .failure(easy.error(for: code)))
+        }
+    }
+
+    /// Takes `easy` out of the multi handle, tells its transfer how it ended, and keeps the
+    /// handle for the next transfer.
+    private func remove(_ easy: CurlEasy, ending end: Result<Void, any Error>) {
+        curl_multi_remove_handle(multi, easy.handle)
+        byHandle[easy.handle] = nil
+        guard let transfer = easy.transfer else { return }
+        active[ObjectIdentifier(transfer)] = nil
+        let head = easy.bufferedHead()
+        easy.reset()
+        transfer.complete(end, head: head)
+        if idle.count < Self.idleLimit { idle.append(easy) } else { easy.cleanup() }
+    }
+}

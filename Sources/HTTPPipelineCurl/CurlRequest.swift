@@ -1,0 +1,100 @@
+import Foundation
+import HTTPPipeline
+
+/// A request as the engine thread sets it on an easy handle: checked, its fields as header
+/// lines, its timeouts in milliseconds. Built on the caller's task, so the engine thread does no
+/// Swift string work beyond handing C strings to libcurl.
+struct CurlRequest: Sendable {
+    /// How the body goes.
+    enum Body: Sendable {
+        /// No body and no `Content-Length` (GET, HEAD, DELETE, …).
+        case none
+        /// These bytes, with their `Content-Length`.
+        case buffered(Data)
+        /// From a ``CurlUpload``: with a `Content-Length` when the length is known, else chunked
+        /// (HTTP/1.1) or a stream ended by the last frame (HTTP/2).
+        case stream(length: Int?)
+    }
+
+    let url: String
+    let method: HTTPMethod
+    let headerLines: [String]
+    let body: Body
+    let connectTimeoutMilliseconds: Int
+    /// The total timeout: the configuration's or the deadline's remaining time, whichever is
+    /// less; `nil` for none.
+    let timeoutMilliseconds: Int?
+    let bufferingLimit: Int
+    let progress: (@Sendable (HTTPTransferProgress) -> Void)?
+
+    /// The fields the transport frames itself, never taken from the request.
+    private static let framingFields: Set<String> = ["content-length", "transfer-encoding"]
+
+    /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a URL that is not absolute
+    ///   `http`/`https` with a host, or a field that cannot be sent.
+    init(_ request: HTTPRequest, configuration: CurlTransport.Configuration) throws(HTTPTransportError) {
+        let url = request.url
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidRequest(reason: "the URL's scheme is not http or https")
+        }
+        guard let host = url.host, !host.isEmpty else { throw .invalidRequest(reason: "the URL has no host") }
+        self.url = url.absoluteString
+        method = request.method
+        var lines: [String] = []
+        lines.reserveCapacity(request.fields.count + 2)
+        var hasAccept = false
+        var hasExpect = false
+        for field in request.fields {
+            try field.checkSendable()
+            // Only names as long as one of the four are lowercased (a string each) to compare.
+            switch field.name.utf8.count {
+            case 6:
+                let lowered = field.name.lowercased()
+                if lowered == "accept" { hasAccept = true }
+                if lowered == "expect" { hasExpect = true }
+            case 14, 17:
+                if Self.framingFields.contains(field.name.lowercased()) { continue }
+            default: break
+            }
+            // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes one).
+            lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
+        }
+        // libcurl adds `Accept: */*` and, for large uploads, `Expect: 100-continue` on its own;
+        // the transport sends only what the request holds.
+        if !hasAccept { lines.append("Accept:") }
+        if !hasExpect { lines.append("Expect:") }
+        headerLines = lines
+        switch request.body {
+        case nil:
+            let needsLength = request.method == .post || request.method == .put || request.method == .patch
+            body = needsLength ? .buffered(Data()) : .none
+        case let body?:
+            if let data = body.bufferedData {
+                self.body = .buffered(data)
+            } else {
+                self.body = .stream(length: body.length)
+            }
+        }
+        connectTimeoutMilliseconds = Self.milliseconds(configuration.connectTimeout)
+        var total = configuration.timeout.map(Self.milliseconds)
+        if let deadline = request.context.deadline {
+            // A little after the deadline: the layer that set it cuts the call first and throws
+            // its own `HTTPTimeoutError`; libcurl's timeout is the backstop.
+            let remaining = Self.milliseconds(deadline.remaining + Self.deadlineGrace)
+            total = min(total ?? remaining, remaining)
+        }
+        timeoutMilliseconds = total
+        bufferingLimit = max(configuration.bufferingLimit, 0)
+        progress = request.context.progress
+    }
+
+    /// How long after a context's deadline libcurl's own timeout ends the transfer.
+    static let deadlineGrace = Duration.milliseconds(250)
+
+    /// At least 1 ms: libcurl reads 0 as "no timeout".
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        guard seconds < Int64(Int.max / 1_000 - 1) else { return Int.max / 2 }
+        return max(1, Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}

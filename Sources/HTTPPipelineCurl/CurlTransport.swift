@@ -1,0 +1,92 @@
+public import HTTPPipeline
+
+/// A transport over the system's libcurl: the fast one on Linux.
+///
+/// ```swift
+/// import HTTPPipelineRetry
+///
+/// let pipeline = Pipeline(transport: CurlTransport()) {
+///     RetryMiddleware()
+/// }
+/// ```
+///
+/// - **Engine.** Each configuration has one engine: a libcurl multi handle driven by one thread
+///   of its own (`curl_multi_poll`), which the async callers hand work to without blocking the
+///   cooperative pool. Connections are reused across requests through the multi handle's
+///   connection cache, at most ``Configuration/maximumConnectionsPerHost`` to a host. Plain
+///   `http` speaks HTTP/1.1; over TLS, HTTP/2 is offered by ALPN and its streams share one
+///   connection (``Configuration/allowsHTTP2``). Every copy of a transport shares its engine;
+///   the engine and its thread end when the last copy is gone (the default configuration's
+///   engine lives as long as the process).
+/// - **Streaming.** `send` returns when the response head arrives. A body whose
+///   `Content-Length` is at most ``Configuration/bufferingLimit`` is read first and handed over
+///   buffered; a longer one, or one of unknown length, streams as libcurl receives it. When the
+///   reader falls 1 MiB behind, the transfer pauses until it catches up, so memory stays flat
+///   however large the body. Dropping a streamed body unread, or cancelling the task reading it,
+///   aborts the transfer.
+/// - **Request bodies.** A buffered body goes with its `Content-Length`. A streamed one is read as
+///   libcurl sends it (never spooled): with a `Content-Length` when its length is known, else
+///   chunked (HTTP/1.1). The transport frames the body itself: a `Content-Length` or
+///   `Transfer-Encoding` field of the request is not sent.
+/// - **Nothing added, nothing hidden.** The transport sends the request's own fields and `Host`,
+///   nothing else: no `Accept`, no `Expect`, no `User-Agent`, and **no `Accept-Encoding`** (put
+///   `GzipMiddleware` in the pipeline: it asks for `gzip, deflate` and decodes). It decodes no
+///   body, follows no redirect (a 3xx comes back as it is, for `RedirectMiddleware`), and keeps
+///   no cookies (libcurl's cookie engine is off: cookies are the pipeline's business).
+/// - **Progress and files.** A request whose context has a `progress` observer
+///   (`HTTPTransferProgress`) is told as its body goes out and the response comes in. Download
+///   to a file with `HTTPBody.write(to:limit:)`, upload from one with
+///   `HTTPBody(contentsOf:chunkSize:)`.
+/// - **Cancellation and timeouts.** Cancelling the calling task aborts the transfer at once and
+///   throws `CancellationError`. The connect timeout and total timeout come from the
+///   ``Configuration``; a request's `HTTPRequestContext.deadline` shortens the total timeout to
+///   the time it has left.
+/// - **TLS.** Certificates are verified against the system's certificate authorities (or
+///   ``Configuration/certificateAuthorities``); a client certificate is optional.
+/// - **Proxies** only when the configuration says so (``Configuration/Proxy``): by default the
+///   environment's `http_proxy` and friends are ignored.
+/// - **Errors.** A failed transfer throws ``CurlTransportError`` with libcurl's code, message
+///   and category; a request that cannot be sent throws `HTTPTransportError.invalidRequest`.
+///   HTTP error statuses are returned, not thrown.
+public struct CurlTransport: HTTPTransport {
+    /// The configuration the transport's engine was made with.
+    public var configuration: Configuration { owner.engine.configuration }
+
+    let owner: CurlEngineOwner
+
+    /// Creates a transport.
+    ///
+    /// Transports made without a configuration share one process-wide engine, so creating them
+    /// costs nothing and connections are reused across them. With a configuration, the
+    /// transport gets an engine (and a thread) of its own, ended when its last copy is gone.
+    ///
+    /// - Parameter configuration: The engine's configuration; `nil` (the default) for the shared
+    ///   engine, which has ``Configuration/default``.
+    public init(configuration: Configuration? = nil) {
+        owner = configuration.map { CurlEngineOwner(configuration: $0) } ?? CurlEngineOwner.shared
+    }
+
+    /// Sends a request with libcurl.
+    ///
+    /// - Parameter request: The request to send.
+    /// - Returns: The response: its head, and its body buffered or streaming.
+    /// - Throws: `HTTPTransportError.invalidRequest` for a request that cannot be sent,
+    ///   `CancellationError` when the calling task is cancelled, ``CurlTransportError`` when the
+    ///   transfer fails, or what reading a streamed request body threw.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let engine = owner.engine
+        let prepared = try CurlRequest(request, configuration: engine.configuration)
+        var upload: CurlUpload?
+        if case .stream = prepared.body { upload = CurlUpload() }
+        let transfer = CurlTransfer(request: prepared, upload: upload)
+        if let upload, let body = request.body { upload.pull(body, for: transfer, on: engine) }
+        switch try await transfer.start(on: engine) {
+        case .buffered(let head, let data):
+            return HTTPResponse(head: head, body: HTTPBody(data))
+        case .streaming(let head):
+            let length = head.fields["Content-Length"].flatMap { Int($0) }
+            let reader = CurlBodyReader(transfer: transfer, owner: owner)
+            return HTTPResponse(head: head, body: HTTPBody(stream: CurlBodyChunks(reader: reader), length: length))
+        }
+    }
+}

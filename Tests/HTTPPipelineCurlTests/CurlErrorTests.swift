@@ -1,0 +1,53 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineCurl
+import HTTPPipelineRetry
+import HTTPPipelineTesting
+import Testing
+
+@Suite("CurlTransport errors")
+struct CurlErrorTests {
+    @Test func aPortNobodyListensOnIsARefusedConnection() async throws {
+        let server = try LoopbackServer.started()
+        let url = server.url("gone")
+        server.stop()
+        let error = await #expect(throws: CurlTransportError.self) {
+            _ = try await CurlTransport().send(HTTPRequest(url: url))
+        }
+        #expect(error?.category == .connectionRefused)
+        #expect(error?.code == 7)
+        #expect(error?.message.isEmpty == false)
+    }
+
+    @Test func aNameThatDoesNotResolveIsADNSFailure() async throws {
+        let url = try #require(URL(string: "http://no-such-host.invalid/"))
+        let error = await #expect(throws: CurlTransportError.self) {
+            _ = try await CurlTransport().send(HTTPRequest(url: url))
+        }
+        #expect(error?.category == .dnsFailure)
+    }
+
+    @Test(arguments: ["ftp://127.0.0.1/file", "http:///nohost"])
+    func aURLThatIsNotHTTPWithAHostIsRefusedBeforeAnythingIsSent(text: String) async throws {
+        let url = try #require(URL(string: text))
+        await #expect(throws: HTTPTransportError.self) { _ = try await CurlTransport().send(HTTPRequest(url: url)) }
+    }
+
+    @Test func aFieldValueWithALineBreakIsRefusedBeforeAnythingIsSent() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        var request = HTTPRequest(url: server.url("x"))
+        request.fields["X-Evil"] = "a\r\nInjected: yes"
+        await #expect(throws: HTTPTransportError.self) { _ = try await CurlTransport().send(request) }
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func retrysDefaultPolicyRetriesTheTransientCategoriesAndNotTLS() throws {
+        let policy = RetryPolicy.default
+        let request = HTTPRequest(url: try #require(URL(string: "http://example.com/")))
+        for (code, transient) in [(28, true), (7, true), (6, true), (56, true), (18, true), (60, false), (3, false)] {
+            let error = CurlTransportError(code: code, message: "")
+            #expect(policy.shouldRetry(.failure(error), for: request) == transient, "CURLcode \(code)")
+        }
+    }
+}

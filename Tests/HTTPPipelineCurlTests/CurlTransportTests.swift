@@ -1,0 +1,84 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineCurl
+import HTTPPipelineTesting
+import Testing
+
+@Suite("CurlTransport basics")
+struct CurlTransportTests {
+    @Test func theHeadArrivesWithItsFieldsInOrderAndAShortBodyBuffered() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        server.route(
+            "GET", "/hello",
+            .init(status: 201, headers: [("X-B", "2"), ("X-A", "1"), ("X-A", "3")], body: Data("hello".utf8)))
+        let response = try await CurlTransport().send(HTTPRequest(url: server.baseURL.appending(path: "hello")))
+        #expect(response.status == 201)
+        #expect(response.fields.values(named: "X-A") == ["1", "3"])
+        #expect(response.fields.map(\.name) == ["X-B", "X-A", "X-A", "Content-Length", "Connection"])
+        #expect(response.body.bufferedData == Data("hello".utf8))
+    }
+
+    @Test func theTransportSendsOnlyTheRequestsOwnFieldsAndNoAcceptEncoding() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        var request = HTTPRequest(url: server.baseURL.appending(path: "fields"))
+        request.fields["X-Mine"] = "yes"
+        request.fields["X-Empty"] = ""
+        _ = try await CurlTransport().send(request)
+        let recorded = try #require(server.requests.first)
+        #expect(recorded.header("X-Mine") == "yes")
+        #expect(recorded.header("X-Empty") == "")
+        #expect(recorded.header("Accept-Encoding") == nil)
+        #expect(recorded.header("Accept") == nil)
+        #expect(recorded.header("User-Agent") == nil)
+        #expect(recorded.header("Cookie") == nil)
+    }
+
+    @Test func aRedirectIsHandedBackNotFollowed() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        server.route("GET", "/from", .init(status: 302, headers: [("Location", "/to")]))
+        let response = try await CurlTransport().send(HTTPRequest(url: server.baseURL.appending(path: "from")))
+        #expect(response.status == 302)
+        #expect(response.fields["Location"] == "/to")
+        #expect(server.requests.map(\.path) == ["/from"])
+    }
+
+    @Test func aGzipBodyIsHandedOverAsItCameNotDecoded() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        let bytes = Data([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3])
+        server.route("GET", "/gz", .init(headers: [("Content-Encoding", "gzip")], body: bytes))
+        let response = try await CurlTransport().send(HTTPRequest(url: server.baseURL.appending(path: "gz")))
+        #expect(response.fields["Content-Encoding"] == "gzip")
+        #expect(try await response.body.collect(upTo: 1 << 10) == bytes)
+    }
+
+    @Test func twentySequentialRequestsShareOneConnection() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        server.route("GET", "/ping", .init(body: Data("pong".utf8)))
+        let transport = CurlTransport(configuration: .default)
+        for _ in 0..<20 {
+            let response = try await transport.send(HTTPRequest(url: server.baseURL.appending(path: "ping")))
+            #expect(response.body.bufferedData == Data("pong".utf8))
+        }
+        #expect(server.connectionsAccepted == 1)
+    }
+
+    @Test func headAnd204And304HaveNoBody() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        server.route("GET", "/doc", .init(body: Data(count: 1 << 20)))
+        server.route("GET", "/none", .init(status: 204))
+        let transport = CurlTransport()
+        let head = try await transport.send(HTTPRequest(method: .head, url: server.baseURL.appending(path: "doc")))
+        #expect(head.status == 200)
+        #expect(head.fields["Content-Length"] == String(1 << 20))
+        #expect(head.body.bufferedData == Data())
+        let none = try await transport.send(HTTPRequest(url: server.baseURL.appending(path: "none")))
+        #expect(none.status == 204)
+        #expect(none.body.bufferedData == Data())
+    }
+}
