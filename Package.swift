@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
         .library(name: "HTTPPipelineRedirect", targets: ["HTTPPipelineRedirect"]),
         .library(name: "HTTPPipelineTimeout", targets: ["HTTPPipelineTimeout"]),
+        .library(name: "HTTPPipelineConcurrencyLimit", targets: ["HTTPPipelineConcurrencyLimit"]),
+        .library(name: "HTTPPipelineCircuitBreaker", targets: ["HTTPPipelineCircuitBreaker"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
@@ -81,6 +83,18 @@ let package = Package(
             name: "HTTPPipelineTimeout",
             dependencies: ["HTTPPipeline"],
             path: "Plugins/HTTPPipelineTimeout",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HTTPPipelineConcurrencyLimit",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineConcurrencyLimit",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HTTPPipelineCircuitBreaker",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineCircuitBreaker",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -163,6 +177,16 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineTimeoutTests",
             dependencies: ["HTTPPipelineTimeout", "HTTPPipelineRetry", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineConcurrencyLimitTests",
+            dependencies: ["HTTPPipelineConcurrencyLimit", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineCircuitBreakerTests",
+            dependencies: ["HTTPPipelineCircuitBreaker", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -293,6 +317,7 @@ let package = Package(
                 "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
+                "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPPipeline
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -164,9 +165,5 @@ public struct RetryPolicy: Sendable {
     }
 
     /// Transport failures that are usually gone on the next attempt.
-    public static let transientErrors: Set<URLError.Code> = [
-        .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
-        .notConnectedToInternet, .badServerResponse, .resourceUnavailable, .internationalRoamingOff,
-        .callIsActive, .dataNotAllowed,
-    ]
+    public static let transientErrors: Set<URLError.Code> = URLError.transientCodes
 }

@@ -10,9 +10,9 @@ import HTTPPipelineRetry
 import FoundationNetworking
 #endif
 
-// Plugins/HTTPPipelineRetry/RetryPolicy.swift:110
-@MainActor private func snippetAtLine110() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryPolicy.swift", line: 110)
+// Plugins/HTTPPipelineRetry/RetryPolicy.swift:111
+@MainActor private func snippetAtLine111() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineRetry/RetryPolicy.swift", line: 111)
 let retry = RetryMiddleware(policy: .attempts(4, backoff: .exponential(base: .milliseconds(200))))
 let noWaiting = RetryPolicy.attempts(3, backoff: .immediate)   // for tests
 #sourceLocation()

@@ -9,8 +9,8 @@ import HTTPPipeline
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipeline/MiddlewareRole.swift:85
-#sourceLocation(file: "Sources/HTTPPipeline/MiddlewareRole.swift", line: 85)
+// Sources/HTTPPipeline/MiddlewareRole.swift:89
+#sourceLocation(file: "Sources/HTTPPipeline/MiddlewareRole.swift", line: 89)
 private struct ResponseCache: HTTPMiddleware, PlacementDeclaring {
     var roles: Set<MiddlewareRole> { ["cache"] }
     var placementExpectations: [PlacementExpectation] {
