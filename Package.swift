@@ -102,6 +102,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
                 "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineRedirect", "HTTPPipelineTimeout",
+                "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker",
             ],
             swiftSettings: swiftSettings
         ),
@@ -118,7 +119,7 @@ let package = Package(
                 "HTTPPipelineRetry",
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures", "LibraryFixtures",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
             ],
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
@@ -129,7 +130,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
-                "HTTPPipelineTimeout", "HTTPPipelineCassette",
+                "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineConcurrencyLimit",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -207,7 +208,8 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
+                "HTTPPipelineCircuitBreaker",
             ],
             swiftSettings: swiftSettings
         ),

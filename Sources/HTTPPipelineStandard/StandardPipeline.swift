@@ -1,5 +1,7 @@
 public import HTTPPipeline
 public import HTTPPipelineAuth
+public import HTTPPipelineCircuitBreaker
+public import HTTPPipelineConcurrencyLimit
 public import HTTPPipelineGzip
 public import HTTPPipelineHeaders
 public import HTTPPipelineLogging
@@ -26,11 +28,18 @@ public import HTTPPipelineTimeout
 /// ```
 ///
 /// ## Ordering
-/// `TimeoutMiddleware.deadline → DefaultHeaders → RedirectMiddleware → RetryMiddleware →
-/// TimeoutMiddleware.perAttempt → AuthMiddleware → LoggingMiddleware → GzipMiddleware →
-/// transport`, outermost first (the two timeouts only when ``StandardOptions/totalTimeout`` and
-/// ``StandardOptions/attemptTimeout`` are set): the deadline bounds the whole call, every hop,
-/// attempt and wait and the body's reading, and retry inside never waits past it; each attempt
+/// `TimeoutMiddleware.deadline → DefaultHeaders → ConcurrencyLimitMiddleware → RedirectMiddleware
+/// → RetryMiddleware → CircuitBreakerMiddleware → TimeoutMiddleware.perAttempt → AuthMiddleware →
+/// LoggingMiddleware → GzipMiddleware → transport`, outermost first (the two timeouts, the limit
+/// and the breaker only when set: ``StandardOptions/totalTimeout``,
+/// ``StandardOptions/concurrencyLimit``, ``StandardOptions/circuitBreaker``,
+/// ``StandardOptions/attemptTimeout``). It is .NET's standard resilience order (bulkhead, total
+/// timeout, retry, circuit breaker, attempt timeout) with the bulkhead moved inside the deadline,
+/// so the wait for a slot counts against it: the deadline bounds the whole call, every hop,
+/// attempt and wait and the body's reading, and retry inside never waits past it; the limit
+/// bounds calls in flight, each holding its slot through its retries, and sits above auth so
+/// queued calls take the credential when their turn comes; the breaker judges every attempt,
+/// a cut attempt included, and its rejection is not retried; each attempt
 /// has its own timeout, and a cut attempt is retried; every hop and attempt carries the same headers
 /// (a header the redirect policy lists is dropped when the origin changes); each hop of a
 /// redirect is retried on its own, judged by its own method; each attempt re-runs auth,
@@ -58,6 +67,8 @@ public enum StandardPipeline {
         let headers = options.headers.isEmpty ? nil : try DefaultHeaders(options.headers)
         let redirects = options.redirects.map { RedirectMiddleware(policy: $0) }
         let retry = options.retry.map { RetryMiddleware(policy: $0, clock: options.clock) }
+        let limit = options.concurrencyLimit
+        let breaker = options.circuitBreaker
         let attempt = options.attemptTimeout.map { TimeoutMiddleware.perAttempt($0, clock: options.clock) }
         let auth =
             options.authMiddleware
@@ -72,14 +83,18 @@ public enum StandardPipeline {
             if options.insertions.isEmpty {
                 deadline
                 headers
+                limit
                 redirects
                 retry
+                breaker
                 attempt
                 auth
                 logging
                 gzip
             } else {
-                stack(deadline, headers, redirects, retry, attempt, auth, logging, gzip, inserting: options)
+                stack(
+                    deadline, headers, limit, redirects, retry, breaker, attempt, auth, logging, gzip,
+                    inserting: options)
             }
         }
     }
@@ -90,8 +105,10 @@ public enum StandardPipeline {
     static func stack(
         _ deadline: TimeoutMiddleware?,
         _ headers: DefaultHeaders?,
+        _ limit: ConcurrencyLimitMiddleware?,
         _ redirects: RedirectMiddleware?,
         _ retry: RetryMiddleware?,
+        _ breaker: CircuitBreakerMiddleware?,
         _ attempt: TimeoutMiddleware?,
         _ auth: AuthMiddleware?,
         _ logging: LoggingMiddleware?,
@@ -104,9 +121,11 @@ public enum StandardPipeline {
         var layers = inserted(.outermost)
         if let deadline { layers.append(deadline) }
         if let headers { layers.append(headers) }
+        if let limit { layers.append(limit) }
         layers += inserted(.outsideRetry)
         if let redirects { layers.append(redirects) }
         if let retry { layers.append(retry) }
+        if let breaker { layers.append(breaker) }
         if let attempt { layers.append(attempt) }
         layers += inserted(.insideRetry)
         if let auth { layers.append(auth) }
