@@ -3,7 +3,9 @@ import Foundation
 /// The command line of pipeline-bench: which suites run, with which sizes.
 struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
-    static let suites = ["all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "replay"]
+    static let suites = [
+        "all", "chains", "logging", "plugins", "resilience", "standard", "gzip", "soak", "e2e", "stream", "replay",
+    ]
 
     /// What `--help` prints.
     static let usage = """
@@ -13,10 +15,13 @@ struct Options {
         Suites (--suite NAME; without it, all of them in this order):
           chains   no-op chains of 0, 1, 5 and 10 layers, builder and array forms, against closure folding
           logging  one exchange with and without LoggingMiddleware, at basic and at headers level
-          plugins  retry, auth and a 30 s deadline on the happy path against the pipeline without
-                   them; a 1,000-request auth storm; the standard stack on the happy path,
+          plugins  retry, auth, a 30 s deadline and a concurrency limit with free slots on the
+                   happy path against the pipeline without them; a 1,000-request auth storm; the standard stack on the happy path,
                    without and with a no-op at each of its insertion points; 100,000 calls
                    through a deadline, resident memory before and after
+          resilience  the token storm over loopback: 1,000 concurrent calls with a stale token, a
+                   50 ms token endpoint, through auth alone and with a concurrency limit of 8
+                   above it (round trips per call, wall time ratio)
           standard the standard stack on the happy path alone, nothing inserted (for valgrind)
           gzip     the gzip plugin's decoder against a plain zlib loop: large and small bodies, speed and
                    peak memory; a streamed body inflated as its 16 KiB chunks arrive
