@@ -7,31 +7,31 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 117)
+#sourceLocation(file: "README.md", line: 121)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 118)
+#sourceLocation(file: "README.md", line: 122)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 119)
+#sourceLocation(file: "README.md", line: 123)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 120)
+#sourceLocation(file: "README.md", line: 124)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 121)
+#sourceLocation(file: "README.md", line: 125)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 122)
+#sourceLocation(file: "README.md", line: 126)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 123)
+#sourceLocation(file: "README.md", line: 127)
 import HTTPPipelineTimeout
 #sourceLocation()
 
-// README.md:117
-@MainActor private func snippetAtLine117() async throws {
-#sourceLocation(file: "README.md", line: 125)
+// README.md:121
+@MainActor private func snippetAtLine121() async throws {
+#sourceLocation(file: "README.md", line: 129)
 let client = try Pipeline(transport: URLSessionTransport()) {
     TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers
