@@ -167,4 +167,9 @@ import Testing
         #expect(failure(.response(HTTPResponseHead(status: 500))))
         #expect(!failure(.response(HTTPResponseHead(status: 499))))
     }
+
+    @Test func keepsTheMiddlewareContract() async {
+        let report = await MiddlewareContract().check { CircuitBreakerMiddleware(clock: ManualClock()) }
+        #expect(report.violations.isEmpty, "\(report)")
+    }
 }

@@ -154,6 +154,13 @@ import Testing
         for call in [prioritised, normal] { _ = try await call.value }
         #expect(gate.arrived == ["first", "health", "urgent", "normal"])
     }
+
+    @Test func keepsTheMiddlewareContract() async {
+        let limiter = ConcurrencyLimitMiddleware(limit: 2)
+        let report = await MiddlewareContract().check { limiter }
+        #expect(report.violations.isEmpty, "\(report)")
+        #expect(limiter.inFlightCount == 0, "every slot given back")
+    }
 }
 
 /// Counts requests in flight at `base`, yielding so that concurrent callers interleave.
