@@ -42,6 +42,8 @@ public import HTTPPipeline
 /// - **Outside the per-attempt timeout**: an attempt cut by the timeout is judged a failure.
 ///   Inside it, the timeout cancels the call beneath the breaker, which sees only a
 ///   cancellation, not judged: a hanging service never opens the circuit (a diagnostic says so).
+/// - **Inside the deadline**: a call the deadline cuts is the caller's limit, not the service's
+///   failure; the breaker sees the cancellation and does not judge it.
 /// - **Inside redirects**: each hop is judged in the circuit of its own origin.
 /// - **Auth either side**: a 401 is not a failure, before or after auth's refresh.
 public struct CircuitBreakerMiddleware: HTTPMiddleware {
