@@ -86,7 +86,10 @@ public struct ConcurrencyLimitMiddleware: HTTPMiddleware {
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let override = request.context.concurrencyLimit
         if override == .bypass { return try await next(request) }
-        try await limiter.acquire(priority: override == .priority)
+        // The fast path takes its slot without an `await`: one lock.
+        if case .mustWait(let id) = limiter.enter() {
+            try await limiter.waitForSlot(id, priority: override == .priority)
+        }
         let response: HTTPResponse
         do {
             response = try await next(request)

@@ -46,12 +46,11 @@ final class ConcurrencyLimiter: Sendable {
     var inFlight: Int { state.withLock { $0.inFlight } }
     var queued: Int { state.withLock { $0.queue.count } }
 
-    /// Takes a slot and returns once the call holds one.
+    /// Waits in the queue, with the ticket ``enter()`` gave, until the call holds a slot.
     ///
     /// - Throws: ``ConcurrencyLimitError`` when the queue is full or the queue timeout passes,
     ///   `CancellationError` when the caller is cancelled while waiting; no slot is held then.
-    func acquire(priority: Bool) async throws {
-        guard case .mustWait(let id) = enter() else { return }
+    func waitForSlot(_ id: Int, priority: Bool) async throws {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 wait(id, priority: priority, continuation)
@@ -61,8 +60,9 @@ final class ConcurrencyLimiter: Sendable {
         }
     }
 
-    /// The fast path: a free slot and nobody waiting, or a ticket to wait with. One lock.
-    private func enter() -> Entry {
+    /// Takes a slot at once when one is free and nobody waits (the fast path: one lock, no
+    /// `await`), or gives a ticket to wait with (``waitForSlot(_:priority:)``).
+    func enter() -> Entry {
         state.withLock { state in
             if state.inFlight < limit, state.queue.count == 0 {
                 state.inFlight += 1
