@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "HTTPPipelineTimeout", targets: ["HTTPPipelineTimeout"]),
         .library(name: "HTTPPipelineConcurrencyLimit", targets: ["HTTPPipelineConcurrencyLimit"]),
         .library(name: "HTTPPipelineCircuitBreaker", targets: ["HTTPPipelineCircuitBreaker"]),
+        .library(name: "HTTPPipelineHedging", targets: ["HTTPPipelineHedging"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
@@ -98,6 +99,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HTTPPipelineHedging",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineHedging",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "HTTPPipelineStandard",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
@@ -120,6 +127,7 @@ let package = Package(
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures", "LibraryFixtures",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
+                "HTTPPipelineHedging",
             ],
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
@@ -131,6 +139,7 @@ let package = Package(
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
                 "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineConcurrencyLimit",
+                "HTTPPipelineHedging",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -159,9 +168,17 @@ let package = Package(
             dependencies: ["HTTPPipelineHeaders", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
+        // The adversarial secrets corpus, shared by the tests of everything that redacts (logs,
+        // cassettes): a plain target under Tests/, not a product.
+        .target(
+            name: "RedactionCorpus",
+            dependencies: ["HTTPPipeline", "HTTPPipelineTesting"],
+            path: "Tests/RedactionCorpus",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HTTPPipelineLoggingTests",
-            dependencies: ["HTTPPipelineLogging", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["HTTPPipelineLogging", "HTTPPipeline", "HTTPPipelineTesting", "RedactionCorpus"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -191,6 +208,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPPipelineHedgingTests",
+            dependencies: ["HTTPPipelineHedging", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HTTPPipelineAuthTests",
             dependencies: ["HTTPPipelineAuth", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
@@ -210,6 +232,7 @@ let package = Package(
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
                 "HTTPPipelineCircuitBreaker",
+                "HTTPPipelineHedging",
             ],
             swiftSettings: swiftSettings
         ),
@@ -218,7 +241,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
             ],
             swiftSettings: swiftSettings
         ),
@@ -235,7 +258,7 @@ let package = Package(
             name: "HTTPPipelineCassetteTests",
             dependencies: [
                 "HTTPPipelineCassette", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging",
-                "HTTPPipelineStandard", "HTTPPipelineGzip",
+                "HTTPPipelineStandard", "HTTPPipelineGzip", "RedactionCorpus",
             ],
             exclude: ["Cassettes"],
             swiftSettings: swiftSettings
@@ -320,6 +343,7 @@ let package = Package(
                 "LibraryFeatures",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
                 "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker",
+                "HTTPPipelineHedging",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipeline
+import HTTPPipelineCassette
 import HTTPPipelineHeaders
 import HTTPPipelineLogging
 import HTTPPipelineStandard
@@ -109,6 +110,8 @@ enum EndToEndBench {
                 request = withPipelineHeaders(request)
             case "bare-memory": client = ConvertingTransport()
             case "stack": client = try standardStack(over: ConvertingTransport())
+            case "stack-recording":
+                client = try standardStack(over: RecordingTransport(over: ConvertingTransport(), into: Cassette()))
             default:
                 guard let found = try clients().first(where: { $0.0 == name })?.1 else { return [] }
                 client = found

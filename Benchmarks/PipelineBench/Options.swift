@@ -4,7 +4,7 @@ import Foundation
 struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
     static let suites = [
-        "all", "chains", "logging", "plugins", "resilience", "standard", "gzip", "soak", "e2e", "stream", "replay",
+        "all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "replay", "resilience",
     ]
 
     /// What `--help` prints.
@@ -19,9 +19,6 @@ struct Options {
                    happy path against the pipeline without them; a 1,000-request auth storm; the standard stack on the happy path,
                    without and with a no-op at each of its insertion points; 100,000 calls
                    through a deadline, resident memory before and after
-          resilience  the token storm over loopback: 1,000 concurrent calls with a stale token, a
-                   50 ms token endpoint, through auth alone and with a concurrency limit of 8
-                   above it (round trips per call, wall time ratio)
           standard the standard stack on the happy path alone, nothing inserted (for valgrind)
           gzip     the gzip plugin's decoder against a plain zlib loop: large and small bodies, speed and
                    peak memory; a streamed body inflated as its 16 KiB chunks arrive
@@ -34,6 +31,12 @@ struct Options {
           replay   a 10,000-entry cassette replayed through the standard stack (requests per second),
                    and what recording adds: over loopback (a ratio, recording vs not, same run)
                    and per request in memory
+          resilience hedging: 300 calls against a loopback server where every 20th request stalls
+                   for 1 s, without and with a hedging layer (percentiles, extra requests); what a
+                   hedging layer adds to a call that answers at once; the token storm over
+                   loopback: 1,000 concurrent calls with a stale token, a 50 ms token endpoint,
+                   through auth alone and with a concurrency limit of 8 above it (round trips
+                   per call, wall time ratio)
 
         Options:
           --suite NAME        one suite: \(suites.joined(separator: ", "))
@@ -53,7 +56,8 @@ struct Options {
                               fields the stack adds, already set) or pipeline against the
                               loopback server, or stack / bare-memory (the standard pipeline over, or
                               alone, a transport that converts to URLRequest and answers from
-                              memory): what Scripts/callgrind-e2e.sh counts
+                              memory; stack-recording: the stack over a cassette recording
+                              over it): what Scripts/callgrind-e2e.sh counts
           -h, --help          this text
 
         Examples:
@@ -127,9 +131,12 @@ struct Options {
             case "--stream-mib": streamMebibytes = try count(argument)
             case "--e2e-client":
                 let name = try value(argument)
-                guard ["bare", "bare-headers", "pipeline", "stack", "bare-memory"].contains(name) else {
+                guard ["bare", "bare-headers", "pipeline", "stack", "stack-recording", "bare-memory"].contains(name)
+                else {
                     throw UsageError(
-                        message: "--e2e-client is bare, bare-headers, pipeline, stack or bare-memory, not \(name)")
+                        message:
+                            "--e2e-client is bare, bare-headers, pipeline, stack, stack-recording or bare-memory, not \(name)"
+                    )
                 }
                 endToEndClient = name
             case "--nginx":

@@ -58,9 +58,6 @@ func run(_ options: Options) async {
         report.extra += await AuthStormBench.measurements()
         report.extra += await TimeoutMemoryBench.measurements()
     }
-    if options.suite == "all" || options.suite == "resilience" {
-        report.extra += await StormBench.measurements(failed: &failed)
-    }
     if options.suite == "standard" {
         let medians = await runChains(
             Array(StandardStackBench.chains().prefix(1)),
@@ -89,6 +86,11 @@ func run(_ options: Options) async {
     }
     if options.suite == "all" || options.suite == "replay" {
         report.extra += await ReplayBench.measurements(rounds: options.rounds)
+    }
+    if options.suite == "all" || options.suite == "resilience" {
+        report.extra += await StormBench.measurements(failed: &failed)
+        report.extra += await HedgeBench.measurements(
+            iterations: max(options.iterations / 10, 1), rounds: options.rounds, failed: &failed)
     }
     if options.suite == "stream" {
         report.extra += await StreamBench.measurements(

@@ -99,6 +99,7 @@ func runDemo() async throws {
     try await showStorm()
     try await showRedirect(server: server, transport: transport)
     try await showDeadline(server: server, transport: transport)
+    try await showHedging(server: server, transport: transport)
     try showOrdering(server: server, transport: transport)
     try await showStreaming(server: server, transport: transport)
     try await showLibrary()

@@ -14,7 +14,7 @@ final class ConcurrencyLimiter: Sendable {
         /// Cancelled while arriving: its continuation, when it comes, throws at once.
         case cancelledOnArrival
         /// In the queue, with its queue timer if one is armed yet.
-        case waiting(UnsafeContinuation<Void, any Error>, Timeline.Timer?)
+        case waiting(UnsafeContinuation<Void, any Error>, (@Sendable () -> Void)?)
     }
 
     struct State: Sendable {
@@ -100,21 +100,21 @@ final class ConcurrencyLimiter: Sendable {
             return
         }
         guard let queueTimeout else { return }
-        let timer = timeline.schedule(after: queueTimeout) { [self] in
+        let disarm = timeline.armTimer(after: queueTimeout) { [self] in
             leave(id, with: ConcurrencyLimitError(.queueTimeout(queueTimeout), limit: limit, queueLength: 0))
         }
         let armed = state.withLock { state -> Bool in
             guard case .waiting(let continuation, nil) = state.waiters[id] else { return false }
-            state.waiters[id] = .waiting(continuation, timer)
+            state.waiters[id] = .waiting(continuation, disarm)
             return true
         }
-        if !armed { timer.cancel() }
+        if !armed { disarm() }
     }
 
     /// Takes waiter `id` out of the queue and resumes it with `error`, unless it was settled
     /// first; an arriving waiter is marked so that it throws as soon as it arrives.
     private func leave(_ id: Int, with error: any Error) {
-        let left = state.withLock { state -> (UnsafeContinuation<Void, any Error>, Timeline.Timer?, Int)? in
+        let left = state.withLock { state -> (UnsafeContinuation<Void, any Error>, (@Sendable () -> Void)?, Int)? in
             switch state.waiters[id] {
             case .arriving?:
                 state.waiters[id] = .cancelledOnArrival
@@ -128,7 +128,7 @@ final class ConcurrencyLimiter: Sendable {
             }
         }
         guard let (continuation, timer, queueLength) = left else { return }
-        timer?.cancel()
+        timer?()
         if let rejection = error as? ConcurrencyLimitError {
             continuation.resume(
                 throwing: ConcurrencyLimitError(rejection.reason, limit: limit, queueLength: queueLength))
@@ -140,7 +140,7 @@ final class ConcurrencyLimiter: Sendable {
     /// Gives a slot back: to the next waiter if there is one (the count in flight stays), else to
     /// the pool. Call it exactly once per slot taken.
     func release() {
-        let next = state.withLock { state -> (UnsafeContinuation<Void, any Error>, Timeline.Timer?)? in
+        let next = state.withLock { state -> (UnsafeContinuation<Void, any Error>, (@Sendable () -> Void)?)? in
             while let id = state.queue.popFirst() {
                 guard case .waiting(let continuation, let timer)? = state.waiters.removeValue(forKey: id) else {
                     continue
@@ -151,7 +151,7 @@ final class ConcurrencyLimiter: Sendable {
             return nil
         }
         guard let (continuation, timer) = next else { return }
-        timer?.cancel()
+        timer?()
         continuation.resume()
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
-import HTTPPipeline
+package import Foundation
+package import HTTPPipeline
 
 extension GzipMiddleware {
     /// What the response head says about whether its body is still the bytes that were sent.
@@ -65,8 +65,8 @@ extension GzipMiddleware {
     }
 
     /// The response as handed to the layer above: decoded, passed through as already decoded,
-    /// or untouched.
-    func decode(_ data: Data, _ response: HTTPResponseHead) throws(GzipError) -> (Data, HTTPResponseHead) {
+    /// or untouched. (The cassette records bodies as this reads them.)
+    package func decode(_ data: Data, _ response: HTTPResponseHead) throws(GzipError) -> (Data, HTTPResponseHead) {
         guard !data.isEmpty else { return (data, response) }
         let codings = Self.codings(in: response.fields["Content-Encoding"] ?? "")
         if codings?.isEmpty == true {

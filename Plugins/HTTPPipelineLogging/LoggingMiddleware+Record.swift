@@ -113,7 +113,7 @@ extension LoggingMiddleware {
     }
 
     /// A short, secret-free name for an error: `cancelled`, `URLError.timedOut`, or its type.
-    static func kind(of error: any Error) -> String {
+    package static func kind(of error: any Error) -> String {
         if error is CancellationError { return "cancelled" }
         if error is BodyTee.Abandoned { return "abandoned" }
         if let urlError = error as? URLError { return "URLError." + ErrorWords.name(of: urlError.code) }
@@ -124,9 +124,14 @@ extension LoggingMiddleware {
     /// number on Linux and the whole URL on Darwin); any other error by its description, redacted;
     /// either cut to the header value limit.
     func describe(_ error: any Error) -> String {
-        guard error is URLError else { return redaction.text(String(describing: error), limit: headerValueLimit) }
+        Self.describe(error, redaction: redaction, limit: headerValueLimit)
+    }
+
+    /// An error in words, as ``describe(_:)`` says, redacted by `redaction` and cut to `limit`.
+    package static func describe(_ error: any Error, redaction: Redaction, limit: Int) -> String {
+        guard error is URLError else { return redaction.text(String(describing: error), limit: limit) }
         let words = ErrorWords.describe(error)
-        guard words.utf8.count > headerValueLimit else { return words }
-        return SafeCut.render(Array(words.utf8), limit: headerValueLimit, unscanned: 0)
+        guard words.utf8.count > limit else { return words }
+        return SafeCut.render(Array(words.utf8), limit: limit, unscanned: 0)
     }
 }

@@ -119,9 +119,9 @@ public struct LoggingMiddleware: HTTPMiddleware {
         let sentBody = SentBody(request.body, contentType: requestType)
         if let body = request.body, streamedRequest {
             // A streamed request body is watched as the transport reads it, never read here.
-            request.body = BodyTee.watch(body, keeping: kept(contentType: requestType)) { bytes, prefix, error in
+            request.body = BodyTee.watch(body, keeping: kept(contentType: requestType)) { seen, error in
                 guard error == nil else { return }
-                sentBody.update(BodySeen(bytes: bytes, prefix: prefix, contentType: requestType))
+                sentBody.update(BodySeen(bytes: seen.bytes, prefix: seen.prefix, contentType: requestType))
             }
         }
         // The record needs the head only: a large request body is not kept alive for as long
@@ -154,9 +154,10 @@ public struct LoggingMiddleware: HTTPMiddleware {
         // A streamed response is logged when its body ends, fails or is dropped: one record
         // with the bytes that passed, while the reader gets every byte unchanged.
         let keep = kept(contentType: responseType)
-        response.body = BodyTee.watch(response.body, keeping: keep) { [self] bytes, prefix, error in
+        response.body = BodyTee.watch(response.body, keeping: keep) { [self] seen, error in
             let elapsed = start.duration(to: clock.now)
-            let body = BodySeen(bytes: bytes, prefix: level >= .body ? prefix : nil, contentType: responseType)
+            let body = BodySeen(
+                bytes: seen.bytes, prefix: level >= .body ? seen.prefix : nil, contentType: responseType)
             emit(
                 record(
                     original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sentBody.seen,

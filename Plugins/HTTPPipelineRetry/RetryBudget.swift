@@ -26,18 +26,8 @@ public final class RetryBudget: Sendable {
     /// How far back deposits and withdrawals count.
     public let window: Duration
 
-    private static let slotCount = 10
-    private struct Slot {
-        var index: Int64 = .min
-        var deposits = 0
-        var withdrawals = 0
-    }
-    private let slots = Locked([Slot](repeating: Slot(), count: RetryBudget.slotCount))
-    /// The budget's own time base: every middleware sharing the budget places its traffic in the
-    /// window by this, never by its own clock or creation time.
-    private let timeline: Timeline
-    /// The length of one slot (a tenth of the window), at least a tenth of a second.
-    private let slotNanoseconds: Int64
+    /// The window's mechanism, shared with hedging's budget.
+    private let base: SlidingBudget
 
     /// Creates a budget.
     ///
@@ -65,49 +55,18 @@ public final class RetryBudget: Sendable {
         self.ratio = ratio
         self.minimumRetries = minimumRetries
         self.window = window
-        self.timeline = Timeline(clock)
-        self.slotNanoseconds = (window / Self.slotCount).wholeNanoseconds
+        self.base = SlidingBudget(ratio: ratio, minimum: minimumRetries, window: window, clock: clock)
     }
 
     /// Records a first attempt, now on the budget's clock.
     func deposit() {
-        slots.withLock { slots in
-            slots[Self.touch(&slots, slotIndex())].deposits += 1
-        }
+        base.deposit()
     }
 
     /// Takes one retry out of the budget, now on the budget's clock, if the budget allows it.
     ///
     /// - Returns: `false` when retries in the window already reach the allowance.
     func withdraw() -> Bool {
-        slots.withLock { slots in
-            let index = slotIndex()
-            let position = Self.touch(&slots, index)
-            let live = slots.filter { $0.index > index - Int64(Self.slotCount) }
-            let deposits = live.reduce(0) { $0 + $1.deposits }
-            let withdrawals = live.reduce(0) { $0 + $1.withdrawals }
-            let allowance = Int((Double(deposits) * ratio).rounded(.down)) + minimumRetries
-            guard withdrawals < allowance else { return false }
-            slots[position].withdrawals += 1
-            return true
-        }
-    }
-
-    /// The slot the present moment falls in. Read under the lock, so that slots are touched in
-    /// the order of time and a caller delayed between reading the clock and taking the lock
-    /// never empties a newer slot for an older one.
-    private func slotIndex() -> Int64 {
-        // Integer nanoseconds: dividing one `Duration` by another goes through `Double`.
-        let elapsed = timeline.elapsed.wholeNanoseconds
-        return elapsed >= 0 ? elapsed / slotNanoseconds : (elapsed + 1) / slotNanoseconds - 1
-    }
-
-    /// The position of the slot for `index`, emptied first if it holds an older window's counts.
-    private static func touch(_ slots: inout [Slot], _ index: Int64) -> Int {
-        let position = Int(((index % Int64(slotCount)) + Int64(slotCount)) % Int64(slotCount))
-        if slots[position].index != index {
-            slots[position] = Slot(index: index)
-        }
-        return position
+        base.withdraw()
     }
 }

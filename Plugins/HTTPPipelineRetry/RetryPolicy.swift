@@ -81,7 +81,7 @@ public struct RetryPolicy: Sendable {
         self.maximumDelay = maximumDelay
         self.retryableStatuses = [408, 429, 500, 502, 503, 504]
         self.retryableErrors = Self.transientErrors
-        self.idempotentMethods = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
+        self.idempotentMethods = Set(HTTPMethod.idempotentMethods.map(\.rawValue))
         self.retryAfterStatuses = [429, 503]
         self.addsIdempotencyKey = false
     }
@@ -93,7 +93,7 @@ public struct RetryPolicy: Sendable {
         self.maximumDelay = backoff.cap
         self.retryableStatuses = [408, 429, 500, 502, 503, 504]
         self.retryableErrors = Self.transientErrors
-        self.idempotentMethods = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
+        self.idempotentMethods = Set(HTTPMethod.idempotentMethods.map(\.rawValue))
         self.retryAfterStatuses = [429, 503]
         self.addsIdempotencyKey = false
     }
@@ -164,6 +164,7 @@ public struct RetryPolicy: Sendable {
         )
     }
 
-    /// Transport failures that are usually gone on the next attempt.
+    /// Transport failures that are usually gone on the next attempt (shared with hedging and the
+    /// circuit breaker).
     public static let transientErrors: Set<URLError.Code> = URLError.transientCodes
 }

@@ -35,4 +35,12 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let delete: HTTPMethod = "DELETE"
     /// `HEAD`: read a resource's head without its body.
     public static let head: HTTPMethod = "HEAD"
+
+    /// The methods RFC 9110 §9.2.2 defines as idempotent: sending one twice has the effect of
+    /// sending it once (GET, HEAD, OPTIONS, TRACE, PUT, DELETE). Retry and hedging send these
+    /// again without being told to.
+    public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, "OPTIONS", "TRACE", .put, .delete]
+
+    /// Whether the method is one of ``idempotentMethods``.
+    public var isIdempotent: Bool { Self.idempotentMethods.contains(self) }
 }

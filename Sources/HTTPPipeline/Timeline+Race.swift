@@ -72,19 +72,19 @@ extension Timeline {
         return try outcome.get()
     }
 
-    /// Arms the race's timer; returns what disarms it.
-    private func arm(_ race: Race, after limit: Duration) -> () -> Void {
+    /// Arms `timer` to fire `limit` from now on this timeline's clock; returns what disarms it.
+    func arm(_ timer: ScheduledDeadline, after limit: Duration) -> @Sendable () -> Void {
         switch timers {
         case .continuous:
-            DeadlineScheduler.shared.schedule(race, after: limit)
-            return { DeadlineScheduler.shared.cancel(race) }
+            DeadlineScheduler.shared.schedule(timer, after: limit)
+            return { DeadlineScheduler.shared.cancel(timer) }
         case .scheduling(let clock):
-            let id = clock.scheduleTimer(after: limit) { race.fire() }
+            let id = clock.scheduleTimer(after: limit) { timer.fire() }
             return { clock.cancelTimer(id) }
         case .sleeping:
             let sleeper = Task { [self] in
                 do { try await sleep(for: limit) } catch { return }
-                race.fire()
+                timer.fire()
             }
             return { sleeper.cancel() }
         }

@@ -1,50 +1,29 @@
 extension Timeline {
-    /// A timer armed by ``schedule(after:_:)``: cancel it to forget it.
-    package struct Timer: Sendable {
-        private let disarm: @Sendable () -> Void
-
-        init(_ disarm: @escaping @Sendable () -> Void) {
-            self.disarm = disarm
-        }
-
-        /// Forgets the timer if it has not fired; does nothing after it fired or was cancelled.
-        package func cancel() { disarm() }
-    }
-
-    /// Calls `fire` once, `delay` from now on this timeline's clock, unless the returned timer is
-    /// cancelled first: the same machinery as a race's timer (one entry in the shared heap on
-    /// `ContinuousClock`, one of a `ManualClock`'s timers in tests; a sleeping task only on any
-    /// other clock).
+    /// Calls `fire` once, `delay` from now on this timeline's clock, unless the returned function
+    /// disarms it first: the timer a race uses, for a plugin that waits for one of several events
+    /// (hedging starts another attempt when it fires; the concurrency limit's queue timeout).
+    ///
+    /// No task sleeps for it: on `ContinuousClock` it is one entry in the shared
+    /// ``DeadlineScheduler`` heap, fired on the scheduler's thread; on a clock with timers of its
+    /// own (``TimerScheduling``, such as `ManualClock`), one of those; on any other clock, a task
+    /// sleeping on it.
     ///
     /// - Parameters:
-    ///   - delay: How long from now; zero or less fires at once (on `ManualClock`, before this
-    ///     returns).
-    ///   - fire: Called at most once, never under a lock of the timeline's.
-    /// - Returns: The timer, to cancel.
-    package func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> Timer {
-        switch timers {
-        case .continuous:
-            let timer = ClosureDeadline(fire)
-            DeadlineScheduler.shared.schedule(timer, after: delay)
-            return Timer { DeadlineScheduler.shared.cancel(timer) }
-        case .scheduling(let clock):
-            let id = clock.scheduleTimer(after: delay, fire)
-            return Timer { clock.cancelTimer(id) }
-        case .sleeping:
-            let sleeper = Task { [self] in
-                do { try await sleep(for: delay) } catch { return }
-                fire()
-            }
-            return Timer { sleeper.cancel() }
-        }
+    ///   - delay: How long from now.
+    ///   - fire: What to do when the timer fires; keep it short (it may run on the scheduler's
+    ///     thread, before later timers fire) and never block.
+    /// - Returns: Disarms the timer if it has not fired (its `fire` is released); calling it after
+    ///   the timer fired does nothing.
+    package func armTimer(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        arm(CallbackDeadline(fire), after: delay)
     }
 }
 
-/// A deadline in the shared heap that calls a closure when it passes.
+/// A timer that calls a closure when it fires.
 ///
 /// `@unchecked Sendable` like its superclass, and why that is safe: besides what the superclass
 /// guards, it stores one constant `@Sendable` closure.
-final class ClosureDeadline: ScheduledDeadline, @unchecked Sendable {
+final class CallbackDeadline: ScheduledDeadline, @unchecked Sendable {
     private let action: @Sendable () -> Void
 
     init(_ action: @escaping @Sendable () -> Void) {
@@ -52,5 +31,7 @@ final class ClosureDeadline: ScheduledDeadline, @unchecked Sendable {
         super.init()
     }
 
-    override func fire() { action() }
+    override func fire() {
+        action()
+    }
 }

@@ -4,9 +4,10 @@ import HTTPPipelineGzip
 
 extension Cassette {
     /// A body as a cassette records it: decoded from gzip or deflate when its `Content-Encoding`
-    /// says so, with that field removed (and `Content-Length` set to the decoded size), so the
-    /// redaction engine can read it and a replay serves it plain. A body that does not decode, or
-    /// one in another coding, is left as it is (and then written only as a summary of its size).
+    /// says so, or taken as decoded already when the gzip plugin would take it so, with that
+    /// field removed (and `Content-Length` set to the decoded size), so the redaction engine can
+    /// read it and a replay serves it plain. A body that does not decode, or one in another
+    /// coding, is left as it is (and then written only as a summary of its size).
     ///
     /// - Parameters:
     ///   - body: The bytes as they crossed the wire.
@@ -14,21 +15,13 @@ extension Cassette {
     ///   - limit: The most decoded bytes.
     /// - Returns: The body and fields to record.
     static func plain(_ body: Data, fields: HTTPFields, limit: Int) -> (body: Data, fields: HTTPFields) {
-        // The gzip plugin's reading of the field: a coding it does not decode leaves the body as it is.
-        guard let coding = fields["Content-Encoding"], !body.isEmpty,
-            let codings = GzipMiddleware.codings(in: coding)
-        else { return (body, fields) }
-        var decoded = body
-        let outputLimit = OutputLimit(bytes: limit, error: .decodedSize(limit))
-        for coding in codings.reversed() {
-            guard let next = try? GzipDecoder.decode(decoded, as: coding, limit: outputLimit) else {
-                return (body, fields)
-            }
-            decoded = next
+        guard fields["Content-Encoding"] != nil, !body.isEmpty else { return (body, fields) }
+        // Read as the gzip plugin reads a response: decoded, or found already decoded below
+        // (URLSession on Linux inflates gzip, deflate and brotli and keeps the header), or left.
+        let gzip = GzipMiddleware(GzipOptions.default.limiting(decodedSize: limit, expansionRatio: Int.max))
+        guard let (plain, head) = try? gzip.decode(body, HTTPResponseHead(status: 200, fields: fields)) else {
+            return (body, fields)
         }
-        var plainFields = fields
-        plainFields["Content-Encoding"] = nil
-        if plainFields["Content-Length"] != nil { plainFields["Content-Length"] = String(decoded.count) }
-        return (decoded, plainFields)
+        return (plain, head.fields)
     }
 }

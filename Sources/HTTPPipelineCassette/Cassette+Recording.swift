@@ -3,43 +3,29 @@ import HTTPPipeline
 import HTTPPipelineLogging
 
 extension Cassette {
-    /// Sends a request through `base` and records the exchange: the request body and a streamed
-    /// response body are collected up to `bodyLimit` and handed on buffered.
+    /// Sends a request through `base` and records the exchange once it is whole (see
+    /// ``ExchangeRecording``). Bodies pass through unchanged, a stream as a stream; the entry
+    /// keeps the first `bodyLimit` bytes of each, and a body past that as a summary of its size.
     ///
-    /// - Throws: ``CassetteError/bodyTooLarge(limit:)`` past the limit, or what `base` threw
-    ///   (nothing is recorded then).
+    /// - Parameter recorded: Called with the entry and its index in the cassette, once recorded.
+    /// - Throws: What `base` threw (recorded as a failed entry).
     func exchangeRecording(
         _ request: HTTPRequest,
         over base: some HTTPTransport,
-        bodyLimit: Int
-    ) async throws -> (HTTPResponse, HAR.Entry) {
+        bodyLimit: Int,
+        recorded: (@Sendable (HAR.Entry, Int) -> Void)? = nil
+    ) async throws -> HTTPResponse {
+        let exchange = ExchangeRecording(cassette: self, request: request.head, limit: bodyLimit, recorded: recorded)
         var request = request
-        let requestBody = try await Self.collect(request.body, limit: bodyLimit)
-        if let requestBody, request.body?.bufferedData == nil { request.body = HTTPBody(requestBody) }
-        let started = Date()
-        let clock = ContinuousClock()
-        let start = clock.now
-        var response = try await base.send(request)
-        let waited = clock.now - start
-        let responseBody = try await Self.collect(response.body, limit: bodyLimit) ?? Data()
-        if response.body.bufferedData == nil { response.body = HTTPBody(responseBody) }
-        let received = clock.now - start - waited
-        // Recorded decoded: the engine reads the text, and a replay serves it plain.
-        var recordedRequest = request
-        let plainRequest = requestBody.map { Self.plain($0, fields: request.fields, limit: bodyLimit) }
-        if let plainRequest { recordedRequest.fields = plainRequest.fields }
-        var recordedHead = response.head
-        let plainResponse = Self.plain(responseBody, fields: response.head.fields, limit: bodyLimit)
-        recordedHead.fields = plainResponse.fields
-        let entry = record(
-            recordedRequest,
-            body: plainRequest?.body,
-            response: recordedHead,
-            body: plainResponse.body,
-            started: started,
-            timings: HAR.Timings(send: 0, wait: Self.milliseconds(waited), receive: Self.milliseconds(received))
-        )
-        return (response, entry)
+        if let body = request.body { request.body = exchange.watchRequestBody(body) }
+        let response: HTTPResponse
+        do {
+            response = try await base.send(request)
+        } catch {
+            exchange.failed(error)
+            throw error
+        }
+        return exchange.responded(response)
     }
 
     /// Collects a body, mapping its size error to the cassette's.
@@ -52,49 +38,64 @@ extension Cassette {
         }
     }
 
-    /// Appends the entry of one exchange, redacted, numbering its secrets under the lock.
+    /// Appends the entry of one exchange, redacted, numbering its secrets under the lock; returns
+    /// it and its index. Bodies are recorded decoded (the engine reads the text, and a replay
+    /// serves it plain); a body past `limit` as a summary of its size.
     func record(
-        _ request: HTTPRequest,
-        body requestBody: Data?,
+        _ request: HTTPRequestHead,
+        body requestBody: ExchangeRecording.Captured?,
         response: HTTPResponseHead,
-        body responseBody: Data,
+        body responseBody: ExchangeRecording.Captured?,
+        error: (any Error)?,
+        limit: Int,
         started: Date,
         timings: HAR.Timings
-    ) -> HAR.Entry {
+    ) -> (HAR.Entry, Int) {
         let redactor = self.redactor
+        let plainRequest = requestBody.map { Self.plain($0, fields: request.fields, limit: limit) }
+        let plainResponse = responseBody.map { Self.plain($0, fields: response.fields, limit: limit) }
+        let requestFields = plainRequest?.fields ?? request.fields
+        let responseFields = plainResponse?.fields ?? response.fields
         return state.withLock { state in
             let url = redactor.url(request.url, &state.placeholders)
-            let requestContentType = request.fields["Content-Type"]
-            let postData = requestBody.map { data in
+            let requestContentType = requestFields["Content-Type"]
+            let postData = plainRequest.map { plain in
                 Self.postData(
-                    redactor.body(
-                        data, contentType: requestContentType,
-                        contentEncoding: request.fields["Content-Encoding"], &state.placeholders),
+                    redactor.recorded(
+                        plain.body, contentType: requestContentType,
+                        contentEncoding: requestFields["Content-Encoding"], limit: limit, &state.placeholders),
                     mimeType: requestContentType ?? ""
                 )
             }
             var harRequest = HAR.Request(
                 method: request.method.rawValue,
                 url: url,
-                headers: redactor.headers(request.fields, &state.placeholders),
+                headers: redactor.headers(requestFields, &state.placeholders),
                 queryString: URLParts(url).queryItems.map { HAR.NameValue(name: $0.name, value: $0.value) },
                 postData: postData,
-                bodySize: requestBody?.count ?? 0
+                bodySize: requestBody?.bytes ?? 0
             )
-            harRequest.cookies = redactor.requestCookies(request.fields, &state.placeholders)
-            let responseContentType = response.fields["Content-Type"]
-            let content = Self.content(
-                redactor.body(
-                    responseBody, contentType: responseContentType,
-                    contentEncoding: response.fields["Content-Encoding"], &state.placeholders),
-                size: responseBody.count,
-                mimeType: responseContentType ?? ""
-            )
-            let headers = redactor.headers(response.fields, &state.placeholders)
+            harRequest.cookies = redactor.requestCookies(requestFields, &state.placeholders)
+            let responseContentType = responseFields["Content-Type"]
+            var content = HAR.Content(size: 0, mimeType: responseContentType ?? "", text: nil)
+            if let plainResponse {
+                let body = redactor.recorded(
+                    plainResponse.body, contentType: responseContentType,
+                    contentEncoding: responseFields["Content-Encoding"], limit: limit, &state.placeholders)
+                content = Self.content(body, size: plainResponse.body.bytes, mimeType: responseContentType ?? "")
+                // A replay streams the recorded bytes as they came; a summary is no bytes to stream.
+                if case .summary = body {
+                    content.notRecorded = true
+                } else {
+                    content.chunks = plainResponse.body.chunks
+                }
+            }
+            let headers = redactor.headers(responseFields, &state.placeholders)
             let location = headers.first { $0.name.lowercased() == "location" }?.value ?? ""
             var harResponse = HAR.Response(
                 status: response.status, headers: headers, content: content, redirectURL: location)
-            harResponse.cookies = redactor.responseCookies(response.fields, &state.placeholders)
+            harResponse.cookies = redactor.responseCookies(responseFields, &state.placeholders)
+            if let error { redactor.failure(error, into: &harResponse, &state.placeholders) }
             let entry = HAR.Entry(
                 startedDateTime: started.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
                 time: timings.send + timings.wait + timings.receive,
@@ -103,20 +104,35 @@ extension Cassette {
                 timings: timings
             )
             state.entries.append(entry)
-            return entry
+            return (entry, state.entries.count - 1)
         }
+    }
+
+    /// A captured body decoded as ``plain(_:fields:limit:)`` decodes a whole one; one cut at the
+    /// limit is left as it is (it is recorded as a summary).
+    static func plain(
+        _ body: ExchangeRecording.Captured, fields: HTTPFields, limit: Int
+    ) -> (body: ExchangeRecording.Captured, fields: HTTPFields) {
+        guard body.bytes <= limit else { return (body, fields) }
+        let plain = plain(body.kept, fields: fields, limit: limit)
+        // Found plain already: the same bytes, in the same chunks, under the corrected head.
+        guard plain.body != body.kept else { return (body, plain.fields) }
+        var decoded = ExchangeRecording.Captured(plain.body)
+        // The chunks were of the coded bytes: a replay of the plain body streams it in one.
+        decoded.chunks = body.chunks.map { _ in [plain.body.count] }
+        return (decoded, plain.fields)
     }
 
     static func postData(_ body: CassetteRedactor.Body, mimeType: String) -> HAR.PostData {
         switch body {
-        case .text(let text): HAR.PostData(mimeType: mimeType, text: text)
+        case .text(let text), .summary(let text): HAR.PostData(mimeType: mimeType, text: text)
         case .binary(let data): HAR.PostData(mimeType: mimeType, text: data.base64EncodedString(), encoding: "base64")
         }
     }
 
     static func content(_ body: CassetteRedactor.Body, size: Int, mimeType: String) -> HAR.Content {
         switch body {
-        case .text(let text): HAR.Content(size: size, mimeType: mimeType, text: text)
+        case .text(let text), .summary(let text): HAR.Content(size: size, mimeType: mimeType, text: text)
         case .binary(let data):
             HAR.Content(size: size, mimeType: mimeType, text: data.base64EncodedString(), encoding: "base64")
         }

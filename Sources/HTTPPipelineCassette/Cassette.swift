@@ -31,10 +31,18 @@ public final class Cassette: Sendable {
 
     /// An empty cassette, to record into.
     ///
-    /// - Parameter redaction: What is hidden before anything is recorded; the logs' default.
-    public init(redaction: Redaction = .default) {
+    /// - Parameters:
+    ///   - redaction: What is hidden before anything is recorded; the logs' default.
+    ///   - keepingBytesOf: Media types (`application/octet-stream`) or prefixes ending in `/`
+    ///     (`application/`) whose bodies the redaction engine cannot read that are kept as their
+    ///     bytes, in base64, besides pictures, sound, video and fonts. Name only types you know
+    ///     carry no secret: nothing in those bytes is redacted. Any other unreadable body is
+    ///     written as a summary of its size.
+    public init(redaction: Redaction = .default, keepingBytesOf mediaTypes: [String] = []) {
         state = Locked(State(entries: []))
-        redactor = CassetteRedactor(redaction: redaction)
+        var redactor = CassetteRedactor(redaction: redaction)
+        redactor.keptBinaryTypes += mediaTypes.map { $0.lowercased() }
+        self.redactor = redactor
     }
 
     /// A cassette with these entries, taken as already redacted.

@@ -11,7 +11,7 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(entry: Int?, reason: String)
     /// An entry's body says it is base64 but is not.
     case badBase64(entry: Int)
-    /// A body was longer than the recording limit.
+    /// A request body a replay reads for its body matcher was longer than the replay's limit.
     case bodyTooLarge(limit: Int)
     /// No recorded entry matches the request (in ``ReplayingTransport/Mode/strict`` mode).
     /// `closest` is the entry most like it and what differed, `nil` when the cassette is empty.
@@ -20,6 +20,13 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible {
     case exhausted(request: String, served: Int)
     /// ``CassetteTrait/transport(over:)`` was called outside a test that has the trait.
     case notInCassetteTest
+    /// The recorded exchange failed with an error a replay cannot rebuild as its own type: its
+    /// kind (the type's name, or `abandoned` for a body the recording's reader dropped unread) and
+    /// its words as recorded, redacted. A `URLError` is rebuilt as itself.
+    case recordedFailure(entry: Int, kind: String, message: String)
+    /// The recorded request was never answered (its caller gave up first), and the replay's
+    /// caller did not give up either within the recorded time and ten seconds more.
+    case unanswered(entry: Int)
 
     /// The recorded entry most like an unmatched request.
     public struct Closest: Sendable, Equatable, CustomStringConvertible {
@@ -71,13 +78,17 @@ public enum CassetteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformed(let entry?, let reason): "cassette entry \(entry) is malformed: \(reason)"
         case .malformed(nil, let reason): "the cassette is not a HAR 1.2 archive: \(reason)"
         case .badBase64(let entry): "cassette entry \(entry) has a body marked base64 that is not base64"
-        case .bodyTooLarge(let limit): "a body is longer than the recording limit of \(limit) bytes"
+        case .bodyTooLarge(let limit): "a request body is longer than the replay's limit of \(limit) bytes"
         case .noMatch(let request, let closest?): "no recorded entry matches \(request); closest: \(closest)"
         case .noMatch(let request, nil): "no recorded entry matches \(request): the cassette is empty"
         case .exhausted(let request, let served):
             "all \(served) recorded entries matching \(request) were already served"
         case .notInCassetteTest:
             "CassetteTrait.transport(over:) was called outside a test with the .cassette trait"
+        case .recordedFailure(let entry, let kind, let message):
+            "cassette entry \(entry) recorded a failure (\(kind)): \(message)"
+        case .unanswered(let entry):
+            "cassette entry \(entry) was never answered: its caller gave up first, and this one did not"
         }
     }
 }

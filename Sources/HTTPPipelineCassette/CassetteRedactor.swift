@@ -2,15 +2,23 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineLogging
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The redaction engine of the logs, applied to what a cassette writes: header values, the URL
 /// (user info and query) and text bodies, each secret replaced by its numbered placeholder.
 struct CassetteRedactor: Sendable {
     let redaction: Redaction
+    /// Media types (or prefixes, ending in `/`) whose unreadable bodies are kept as bytes.
+    var keptBinaryTypes = Self.keptBinaryTypes
 
     /// A body as a cassette keeps it: redacted text, or base64 of bytes that are not text.
     enum Body: Equatable {
         case text(String)
         case binary(Data)
+        /// The body is not recorded: what it was, in words.
+        case summary(String)
     }
 
     /// The URL as written: secrets in user info and query replaced by placeholders.
@@ -39,7 +47,7 @@ struct CassetteRedactor: Sendable {
     /// A body as written. Text (UTF-8 without NUL bytes, of a type that is not binary, with no
     /// `Content-Encoding`) goes through the engine's body rules (JSON, forms, multipart, free
     /// text) whole; multipart is always redacted as text, its binary parts summarised. Bytes the
-    /// engine cannot read are kept only for the media types in ``keptBinaryTypes`` and without a
+    /// engine cannot read are kept only for the media types in `keptBinaryTypes` and without a
     /// content coding; any other (an octet stream, protobuf, a gzip-compressed form, JSON that is
     /// not UTF-8) is written as a summary of its size: it could hold a secret nobody can see.
     func body(
@@ -50,9 +58,14 @@ struct CassetteRedactor: Sendable {
         let multipart = (mediaType?.hasPrefix("multipart/") ?? false) && !encoded
         let text = String(validating: data, as: UTF8.self)
         let binaryType = mediaType.map(Redaction.isBinaryType) ?? false
-        guard multipart || (text != nil && !data.contains(0) && !binaryType && !encoded) else {
-            let kept = !encoded && Self.keptBinaryTypes.contains { mediaType?.hasPrefix($0) ?? false }
-            return kept ? .binary(data) : .text(Self.unreadable(data.count))
+        let hasNUL = data.withUnsafeBytes { $0.contains(0) }
+        guard multipart || (text != nil && !hasNUL && !binaryType && !encoded) else {
+            let kept =
+                !encoded
+                && keptBinaryTypes.contains { kept in
+                    mediaType.map { $0 == kept || (kept.hasSuffix("/") && $0.hasPrefix(kept)) } ?? false
+                }
+            return kept ? .binary(data) : .summary(Self.unreadable(data.count))
         }
         let redacted = redaction.body(data, contentType: contentType, limit: .max)
         let original = text ?? String(decoding: data, as: UTF8.self)
@@ -64,13 +77,40 @@ struct CassetteRedactor: Sendable {
         "<binary body: \(count) bytes, not recorded>"
     }
 
+    static func pastLimit(_ count: Int, limit: Int) -> String {
+        "<body: \(count) bytes, past the recording limit of \(limit), not recorded>"
+    }
+
+    /// A captured body as recorded: a summary when more bytes passed than were kept.
+    func recorded(
+        _ body: ExchangeRecording.Captured, contentType: String?, contentEncoding: String?, limit: Int,
+        _ placeholders: inout Placeholders
+    ) -> Body {
+        guard body.bytes <= limit else { return .summary(Self.pastLimit(body.bytes, limit: limit)) }
+        return self.body(body.kept, contentType: contentType, contentEncoding: contentEncoding, &placeholders)
+    }
+
+    /// Writes why an exchange failed into its response: the error's words, redacted, with its
+    /// secrets numbered, and its kind, for a replay to rebuild.
+    func failure(_ error: any Error, into response: inout HAR.Response, _ placeholders: inout Placeholders) {
+        let words = LoggingMiddleware.describe(error, redaction: redaction, limit: 1_024)
+        response.error = placeholders.substitute(
+            original: String(describing: error), redacted: words, mark: Redaction.mark)
+        if let urlError = error as? URLError {
+            response.errorKind = "URLError"
+            response.errorCode = urlError.errorCode
+        } else {
+            response.errorKind = LoggingMiddleware.kind(of: error)
+        }
+    }
+
     /// A body redacted as by ``body(_:contentType:_:)`` with the plain mark: how a live
     /// request's body is compared with a recorded one.
     func liveBody(_ data: Data, contentType: String?, contentEncoding: String?) -> Data {
         var placeholders = Placeholders()
         switch body(data, contentType: contentType, contentEncoding: contentEncoding, &placeholders) {
         case .binary(let bytes): return bytes
-        case .text(let text): return Data(Placeholders.normalized(text, mark: Redaction.mark).utf8)
+        case .text(let text), .summary(let text): return Data(Placeholders.normalized(text, mark: Redaction.mark).utf8)
         }
     }
 }

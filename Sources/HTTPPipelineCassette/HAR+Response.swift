@@ -21,6 +21,23 @@ extension HAR {
         public var bodySize: Int
         /// A comment.
         public var comment: String?
+        /// Why no response, or no whole body, came: the error's description, redacted (`_error`,
+        /// as browsers write a failed request: status 0). `nil` for a whole exchange.
+        public var error: String?
+        /// The error's kind, as a replay rebuilds it (`_errorKind`): `cancelled` (the caller gave
+        /// up first), `abandoned` (the body was dropped unread), `URLError` (with ``errorCode``),
+        /// or another error's type name.
+        public var errorKind: String?
+        /// A `URLError`'s code (`_errorCode`).
+        public var errorCode: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case status, statusText, httpVersion, cookies, headers, content, redirectURL, headersSize, bodySize
+            case comment
+            case error = "_error"
+            case errorKind = "_errorKind"
+            case errorCode = "_errorCode"
+        }
 
         /// Creates a response.
         ///
@@ -56,6 +73,19 @@ extension HAR {
         public var encoding: String?
         /// A comment.
         public var comment: String?
+        /// The sizes of the chunks a streamed body arrived in (`_chunks`), so a replay streams it
+        /// the same way; `nil` for a buffered body.
+        public var chunks: [Int]?
+        /// `true` when ``text`` is only a summary of a body the cassette did not keep
+        /// (`_notRecorded`): one it could not read for secrets, or one past its limit. A replay
+        /// serves the summary with the head as recorded, its `Content-Encoding` included.
+        public var notRecorded: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case size, compression, mimeType, text, encoding, comment
+            case chunks = "_chunks"
+            case notRecorded = "_notRecorded"
+        }
 
         /// Creates a body record.
         ///

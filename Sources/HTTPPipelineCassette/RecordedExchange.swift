@@ -14,7 +14,7 @@ struct RecordedExchange: Sendable {
     /// Header names lowercased, values with the plain mark.
     let headers: [(name: String, value: String)]
     let body: Data
-    let response: HTTPResponse
+    let reply: RecordedReply
 
     /// Reads an entry for matching. Its URL and header values go through `redaction` again, as a
     /// live request does: a file recorded by another tool (a browser's export) may hold real
@@ -38,11 +38,7 @@ struct RecordedExchange: Sendable {
             ? requestBody : Data(Placeholders.normalized(postData?.text ?? "", mark: mark).utf8)
         let content = entry.response.content
         let responseBody = try HARDecoding.bytes(content.text, encoding: content.encoding, entry: index)
-        var fields = HTTPFields(entry.response.headers.map { HTTPField(name: $0.name, value: $0.value) })
-        // HAR keeps the body decoded (a browser's export too), so the replay carries no coding.
-        fields["Content-Encoding"] = nil
-        if fields["Content-Length"] != nil { fields["Content-Length"] = String(responseBody.count) }
-        response = HTTPResponse(status: entry.response.status, fields: fields, body: HTTPBody(responseBody))
+        reply = RecordedReply(entry, index: index, body: responseBody)
     }
 
     /// The key entries are looked up by: method and path, with the origin unless ignored.

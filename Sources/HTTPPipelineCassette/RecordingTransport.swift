@@ -15,10 +15,13 @@ public import HTTPPipeline
 /// try cassette.write(to: URL(fileURLWithPath: "Cassettes/books.har"))
 /// ```
 ///
-/// Bodies are collected up to a limit (16 MiB by default): a streamed response body is read
-/// whole and handed on as a buffered one, unchanged; a body past the limit throws
-/// ``CassetteError/bodyTooLarge(limit:)`` and records nothing. A request that fails in the
-/// transport below records nothing either.
+/// What passes through is never changed: a streamed body stays a stream, read by its reader as the
+/// transport gives it, while the recording keeps a copy of its first `bodyLimit` bytes (16 MiB by
+/// default) and the sizes of its chunks. An entry is written once its exchange is whole: at once
+/// for a buffered response, when a streamed body ends, fails or is dropped for a stream. A body
+/// past the limit is recorded as a summary of its size. A request that fails in the transport
+/// below is recorded as a failed entry (status 0, the error's kind and words, redacted) and the
+/// error rethrown.
 public struct RecordingTransport<Base: HTTPTransport>: HTTPTransport {
     /// The cassette the exchanges go into.
     public let cassette: Cassette
@@ -40,10 +43,9 @@ public struct RecordingTransport<Base: HTTPTransport>: HTTPTransport {
     /// Sends the request through the base transport and records the exchange.
     ///
     /// - Parameter request: The request.
-    /// - Returns: The base transport's response, its body buffered.
-    /// - Throws: ``CassetteError/bodyTooLarge(limit:)`` for a body past the limit, or what the
-    ///   base transport threw.
+    /// - Returns: The base transport's response, its body as the transport gave it.
+    /// - Throws: What the base transport threw.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await cassette.exchangeRecording(request, over: base, bodyLimit: bodyLimit).0
+        try await cassette.exchangeRecording(request, over: base, bodyLimit: bodyLimit)
     }
 }

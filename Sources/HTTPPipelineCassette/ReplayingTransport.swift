@@ -46,7 +46,7 @@ public struct ReplayingTransport: HTTPTransport {
 
     /// The outcome of a lookup.
     enum Lookup: Sendable {
-        case found(HTTPResponse)
+        case found(RecordedReply)
         case unmatched(CassetteError)
     }
 
@@ -88,29 +88,30 @@ public struct ReplayingTransport: HTTPTransport {
     /// Answers the request from the cassette, or as the mode says when nothing matches.
     ///
     /// - Parameter request: The request.
-    /// - Returns: The recorded response, its body buffered.
+    /// - Returns: The recorded response: its body buffered, or streamed in its recorded chunks.
     /// - Throws: ``CassetteError`` for an unmatched request in ``Mode/strict`` mode, or what the
     ///   transport of the other modes threw.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let needsBody = rules.bodies != nil || { if case .recordMissing = mode { true } else { false } }()
         var request = request
         var body: Data?
-        if needsBody, let collected = try await Cassette.collect(request.body, limit: bodyLimit) {
+        if rules.bodies != nil, let collected = try await Cassette.collect(request.body, limit: bodyLimit) {
             body = collected
             request.body = HTTPBody(collected)
         }
         let live = LiveRequest(request, body: body, redactor: cassette.redactor, needsBody: rules.bodies != nil)
         let lookup = index.withLock { index in Self.lookup(live, in: &index, rules: rules) }
         switch (lookup, mode) {
-        case (.found(let response), _): return response
+        case (.found(let reply), _): return try await reply.response()
         case (.unmatched(let error), .strict): throw error
         case (.unmatched, .passThrough(let transport)): return try await transport.send(request)
         case (.unmatched, .recordMissing(let transport)):
-            let (response, entry) = try await cassette.exchangeRecording(request, over: transport, bodyLimit: bodyLimit)
-            let exchange = try RecordedExchange(
-                entry, index: index.withLock { $0.exchanges.count }, redaction: cassette.redactor.redaction)
-            index.withLock { $0.add(exchange, served: true, origin: rules.matchesOrigin) }
-            return response
+            // Indexed once recorded (a streamed body when it ends), under the entry's own number.
+            let (index, rules, redaction) = (self.index, rules, cassette.redactor.redaction)
+            return try await cassette.exchangeRecording(request, over: transport, bodyLimit: bodyLimit) {
+                entry, position in
+                guard let exchange = try? RecordedExchange(entry, index: position, redaction: redaction) else { return }
+                index.withLock { $0.add(exchange, served: true, origin: rules.matchesOrigin) }
+            }
         }
     }
 
@@ -126,7 +127,7 @@ public struct ReplayingTransport: HTTPTransport {
                 continue
             }
             index.served[position] = true
-            return .found(index.exchanges[position].response)
+            return .found(index.exchanges[position].reply)
         }
         if matched > 0 { return .unmatched(.exhausted(request: live.summary, served: matched)) }
         var closest: CassetteError.Closest?

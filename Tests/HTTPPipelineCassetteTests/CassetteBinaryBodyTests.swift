@@ -85,3 +85,30 @@ import Testing
         #expect(entry.response.content.text == png.base64EncodedString())
     }
 }
+
+@Suite struct CassetteKeptTypesTests {
+    @Test("A media type the caller names is kept as bytes; a longer type that merely starts with it is not")
+    func namedTypesAreKeptExactly() async throws {
+        let bytes = Data((0..<256).map { UInt8($0) })
+        let cassette = Cassette(keepingBytesOf: ["application/octet-stream"])
+        let recorder = RecordingTransport(
+            over: ScriptedTransport { request in
+                .status(
+                    200,
+                    headers: [
+                        "Content-Type": request.url.lastPathComponent == "a"
+                            ? "application/octet-stream" : "application/octet-stream-x"
+                    ], body: bytes)
+            },
+            into: cassette)
+        _ = try await recorder.send(HTTPRequest(url: testURL("https://api.example.com/a")))
+        _ = try await recorder.send(HTTPRequest(url: testURL("https://api.example.com/b")))
+        let contents = cassette.entries.map(\.response.content)
+        #expect(contents.first?.encoding == "base64")
+        #expect(contents.first?.text.flatMap { Data(base64Encoded: $0) } == bytes)
+        #expect(contents.last?.text == "<binary body: 256 bytes, not recorded>")
+        let replayed = try await ReplayingTransport(cassette).send(
+            HTTPRequest(url: testURL("https://api.example.com/a")))
+        #expect(replayed.body.bufferedData == bytes)
+    }
+}

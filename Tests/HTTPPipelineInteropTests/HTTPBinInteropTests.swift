@@ -11,7 +11,9 @@ struct HTTPBinInteropTests {
     /// Runs one scenario with a sink of its own, and checks that no secret reached it.
     func run(_ scenario: Scenario) async throws {
         let sink = InMemoryLogSink()
-        try await scenario.run(on: try HTTPBin.configured(), into: sink)
+        try await InteropCassettes.run(scenario.rawValue) {
+            try await scenario.run(on: try HTTPBin.configured(), into: sink)
+        }
         #expect(Secrets.leaked(in: sink).isEmpty, "\(scenario) logged a secret:\n\(sink.text)")
     }
 
@@ -90,7 +92,12 @@ struct HTTPBinInteropTests {
         let sink = InMemoryLogSink()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for scenario in Scenario.allCases {
-                group.addTask { try await scenario.run(on: server, into: sink) }
+                group.addTask {
+                    // Replayed from the scenario's own cassette; recorded only by its own test.
+                    try await InteropCassettes.run(scenario.rawValue, records: false) {
+                        try await scenario.run(on: server, into: sink)
+                    }
+                }
             }
             try await group.waitForAll()
         }

@@ -28,8 +28,8 @@ struct PairMatrixGuideTests {
 
     static let matrixFiles = [
         "PairMatrixHeadersTests.swift", "PairMatrixLoggingTests.swift", "PairMatrixAuthRetryGzipTests.swift",
-        "PairMatrixRedirectTests.swift", "PairMatrixTimeoutTests.swift", "PairMatrixConcurrencyLimitTests.swift",
-        "PairMatrixCircuitBreakerTests.swift",
+        "PairMatrixRedirectTests.swift", "PairMatrixTimeoutTests.swift", "PairMatrixHedgingTests.swift",
+        "PairMatrixConcurrencyLimitTests.swift", "PairMatrixCircuitBreakerTests.swift",
     ]
 
     @Test("Every test the guide's pair table names exists in the file it names")
@@ -61,8 +61,9 @@ struct PairMatrixGuideTests {
         let guide = try String(contentsOf: Self.root.appending(path: "Documentation/Ordering.md"), encoding: .utf8)
         let rows = guide.split(separator: "\n").filter { $0.hasPrefix("| ") }
         for pair in ["H–L", "H–A", "H–R", "H–G", "L–A", "L–R", "L–G", "A–R", "A–G", "R–G"]
-            + ["D–H", "D–L", "D–A", "D–R", "D–G"] + ["T–R", "T–A", "T–D", "T–L"] + ["C–R", "C–A", "C–T"]
-            + ["B–R", "B–A", "B–T"]
+            + ["D–H", "D–L", "D–A", "D–R", "D–G"] + ["T–R", "T–A", "T–D", "T–L"] + [
+                "Hg–R", "Hg–A", "Hg–D", "Hg–P", "Hg–L",
+            ] + ["C–R", "C–A", "C–T"] + ["B–R", "B–A", "B–T"]
         {
             #expect(rows.contains { $0.hasPrefix("| \(pair)") }, "Ordering.md has a row for \(pair)")
         }

@@ -96,7 +96,8 @@ import FoundationNetworking
         let start = clock.now
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
-        #expect(start.duration(to: clock.now) < .seconds(2))
+        // Far below the route's 20 s, far above a loaded sanitizer run's 2.3 s.
+        #expect(start.duration(to: clock.now) < .seconds(10))
     }
 
     @Test func alreadyCancelledTaskSendsNothing() async throws {

@@ -7,31 +7,31 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 121)
+#sourceLocation(file: "README.md", line: 123)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 122)
+#sourceLocation(file: "README.md", line: 124)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 123)
+#sourceLocation(file: "README.md", line: 125)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 124)
+#sourceLocation(file: "README.md", line: 126)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 125)
+#sourceLocation(file: "README.md", line: 127)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 126)
+#sourceLocation(file: "README.md", line: 128)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 127)
+#sourceLocation(file: "README.md", line: 129)
 import HTTPPipelineTimeout
 #sourceLocation()
 
-// README.md:121
-@MainActor private func snippetAtLine121() async throws {
-#sourceLocation(file: "README.md", line: 129)
+// README.md:123
+@MainActor private func snippetAtLine123() async throws {
+#sourceLocation(file: "README.md", line: 131)
 let client = try Pipeline(transport: URLSessionTransport()) {
     TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers

@@ -19,6 +19,12 @@ import Testing
 #sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 92)
 import HTTPPipelineRetry
 #sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 197)
+import HTTPPipelineCassette
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 198)
+import HTTPPipelineStandard
+#sourceLocation()
 
 // Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:28
 #sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 32)
@@ -130,5 +136,15 @@ _ = report
     await #expect(throws: URLError.self) {
         try await pipeline.send(HTTPRequest(url: server.baseURL.appendingPathComponent("report")))
     }
+}
+#sourceLocation()
+
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:197
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 200)
+// Marked @Test(.cassette("books")) in a test target.
+private func theCatalogLoadsItsBooks() async throws {
+    let pipeline = try StandardPipeline.build(over: CassetteTrait.transport(over: URLSessionTransport()))
+    let response = try await pipeline.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
+    #expect(response.status == 200)
 }
 #sourceLocation()

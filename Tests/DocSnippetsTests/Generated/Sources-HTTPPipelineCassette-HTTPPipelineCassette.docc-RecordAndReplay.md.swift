@@ -16,10 +16,10 @@ import HTTPPipelineCassette
 #sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 15)
 import HTTPPipelineStandard
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 43)
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 65)
 import Testing
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 103)
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 125)
 import HTTPPipelineTesting
 #sourceLocation()
 
@@ -37,8 +37,8 @@ _ = cassette
 _ = recording
 }
 
-// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:40
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 45)
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:62
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 67)
 // Marked @Test(.cassette("books")) in a test target.
 private func booksLoad() async throws {
     let pipeline = try StandardPipeline.build(over: CassetteTrait.transport(over: URLSessionTransport()))
@@ -47,9 +47,9 @@ private func booksLoad() async throws {
 }
 #sourceLocation()
 
-// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:61
-@MainActor private func snippetAtLine61() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 65)
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:83
+@MainActor private func snippetAtLine83() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 87)
 let recorded = try Cassette(contentsOf: URL(fileURLWithPath: "Tests/ShelfTests/Cassettes/books.har"))
 let replaying = try StandardPipeline.build(over: try ReplayingTransport(recorded))
 let books = try await replaying.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
@@ -59,8 +59,8 @@ _ = replaying
 _ = books
 }
 
-// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:101
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 106)
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:123
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 128)
 @Test private func aCassetteKeepsTheTokenOut() async throws {
     let cassette = Cassette()
     let recorder = RecordingTransport(over: ScriptedTransport([.ok("[]")]), into: cassette)

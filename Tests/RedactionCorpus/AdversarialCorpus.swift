@@ -1,33 +1,33 @@
-import Foundation
-import HTTPPipeline
-import HTTPPipelineTesting
+package import Foundation
+package import HTTPPipeline
+package import HTTPPipelineTesting
 
 /// One exchange of the adversarial corpus: secrets that must never be logged, and controls —
 /// values that look technical or contain secret-looking words — that must stay visible.
-struct CorpusCase: Sendable {
+package struct CorpusCase: Sendable {
     /// Where the secrets hide.
-    enum Category: String, CaseIterable, Sendable {
+    package enum Category: String, CaseIterable, Sendable {
         case headers, query, path
         case userInfo = "user info"
         case json = "JSON"
         case form, multipart, text, errors, responses
     }
 
-    let category: Category
-    var request: HTTPRequest
-    var status = 200
-    var responseHeaders: [String: String] = [:]
-    var responseBody = Data()
+    package let category: Category
+    package var request: HTTPRequest
+    package var status = 200
+    package var responseHeaders: [String: String] = [:]
+    package var responseBody = Data()
     /// An error the transport throws instead of answering.
-    var error: (any Error)?
+    package var error: (any Error)?
     /// Values that must not appear in the log (nor, for long ones, their first or last 12
     /// characters).
-    var secrets: [String] = []
+    package var secrets: [String] = []
     /// Values that must appear in the log unchanged.
-    var controls: [String] = []
+    package var controls: [String] = []
 
     /// What the scripted transport answers.
-    var reply: ScriptedTransport.Reply {
+    package var reply: ScriptedTransport.Reply {
         error.map { .failure($0) } ?? .status(status, headers: responseHeaders, body: responseBody)
     }
 }
@@ -38,15 +38,15 @@ struct CorpusCase: Sendable {
 /// bot tokens, PEM private keys), OAuth's PKCE and device-flow fields, presigned URLs, webhook
 /// and reset-link URLs, and structural hiding places (escaped JSON keys past 16 KiB, values on the
 /// next line, YAML blocks, multipart fields). Deterministic for a seed.
-struct AdversarialCorpus {
+package struct AdversarialCorpus {
     var random: SeededRandomNumberGenerator
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         random = SeededRandomNumberGenerator(seed: seed)
     }
 
     /// `perCategory` cases of every category.
-    mutating func cases(perCategory: Int) -> [CorpusCase] {
+    package mutating func cases(perCategory: Int) -> [CorpusCase] {
         CorpusCase.Category.allCases.flatMap { category in
             (0..<perCategory).map { index in makeCase(category, index) }
         }
@@ -225,4 +225,22 @@ struct AdversarialCorpus {
 
     /// Plain names, under which only a value's shape can tell a secret.
     static let plainNames = ["note", "ref", "next", "data", "value", "q", "label", "comment", "target", "extra"]
+}
+
+extension CorpusCase {
+    /// The seed of the corpus every redaction test runs.
+    package static let seed: UInt64 = 0x17_5EC2E7
+
+    /// The corpus every redaction test runs: `perCategory` cases of each category, drawn from
+    /// ``seed``.
+    package static func corpus(perCategory: Int = 110) -> [CorpusCase] {
+        var generator = AdversarialCorpus(seed: seed)
+        return generator.cases(perCategory: perCategory)
+    }
+
+    /// Whether a secret, or for a long one its first or last 12 characters, shows in `text`.
+    package static func leaks(_ secret: String, in text: String) -> Bool {
+        text.contains(secret)
+            || (secret.count >= 24 && (text.contains(secret.prefix(12)) || text.contains(secret.suffix(12))))
+    }
 }

@@ -1,0 +1,44 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineHedging
+import HTTPPipelineTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("HedgingMiddleware over real loopback sockets")
+struct HedgingLoopbackTests {
+    @Test(
+        "Over URLSession a stalled first request is hedged: the hedge's streamed body wins and the stalled one is cancelled"
+    )
+    func aStalledRequestIsHedgedOverRealSockets() async throws {
+        let server = LoopbackServer()
+        let count = Locked(0)
+        let chunks = (1...4).map { Data("part \($0) ".utf8) }
+        server.route("GET", "/slow-once") { _ in
+            let number = count.withLock { count in
+                count += 1
+                return count
+            }
+            // The first request stalls far longer than the test; the hedge streams its body.
+            return number == 1
+                ? LoopbackServer.Response(body: Data("stalled".utf8), delay: .seconds(60))
+                : LoopbackServer.Response(body: .chunked(chunks, every: .milliseconds(5)))
+        }
+        try server.start()
+        defer { server.stop() }
+        let transport = EndRecordingTransport(URLSessionTransport())
+        let pipeline = Pipeline(transport: transport) {
+            HedgingMiddleware(policy: .after(.milliseconds(100)), budget: nil)
+        }
+        let response = try await pipeline.send(HTTPRequest(url: server.baseURL.appending(path: "slow-once")))
+        let body = try await response.body.collect(upTo: 1 << 16)
+        #expect(String(decoding: body, as: UTF8.self) == "part 1 part 2 part 3 part 4 ")
+        #expect(server.requests.count == 2, "the stalled request and its hedge")
+        #expect(
+            transport.ends == [AttemptEnd(number: 2, outcome: "200"), AttemptEnd(number: 1, outcome: "cancelled")],
+            "the stalled request's transport saw the cancellation before the call returned")
+    }
+}
