@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
         .library(name: "HTTPPipelineRedirect", targets: ["HTTPPipelineRedirect"]),
         .library(name: "HTTPPipelineTimeout", targets: ["HTTPPipelineTimeout"]),
+        .library(name: "HTTPPipelineConcurrencyLimit", targets: ["HTTPPipelineConcurrencyLimit"]),
+        .library(name: "HTTPPipelineCircuitBreaker", targets: ["HTTPPipelineCircuitBreaker"]),
         .library(name: "HTTPPipelineHedging", targets: ["HTTPPipelineHedging"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
@@ -101,6 +103,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HTTPPipelineConcurrencyLimit",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineConcurrencyLimit",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HTTPPipelineCircuitBreaker",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineCircuitBreaker",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "HTTPPipelineHedging",
             dependencies: ["HTTPPipeline"],
             path: "Plugins/HTTPPipelineHedging",
@@ -111,6 +125,7 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
                 "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineRedirect", "HTTPPipelineTimeout",
+                "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker", "HTTPPipelineHedging",
             ],
             swiftSettings: swiftSettings
         ),
@@ -127,7 +142,8 @@ let package = Package(
                 "HTTPPipelineRetry",
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures", "LibraryFixtures",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineHedging",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
+                "HTTPPipelineHedging",
             ],
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
@@ -138,7 +154,8 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
-                "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineHedging", "HTTPPipelineCurl",
+                "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineConcurrencyLimit",
+                "HTTPPipelineHedging", "HTTPPipelineCurl",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -197,6 +214,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPPipelineConcurrencyLimitTests",
+            dependencies: ["HTTPPipelineConcurrencyLimit", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineCircuitBreakerTests",
+            dependencies: ["HTTPPipelineCircuitBreaker", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HTTPPipelineHedgingTests",
             dependencies: ["HTTPPipelineHedging", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
@@ -219,7 +246,9 @@ let package = Package(
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineHedging",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
+                "HTTPPipelineCircuitBreaker",
+                "HTTPPipelineHedging",
             ],
             swiftSettings: swiftSettings
         ),
@@ -328,8 +357,9 @@ let package = Package(
                 "HTTPPipelineLogging",
                 "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineHedging",
-                "HTTPPipelineCurl",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
+                "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker",
+                "HTTPPipelineHedging", "HTTPPipelineCurl",
             ],
             swiftSettings: swiftSettings
         ),

@@ -22,7 +22,7 @@ docc="${DOCC:-$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v 
 modules=(
     HTTPPipeline HTTPPipelineTesting HTTPPipelineHeaders HTTPPipelineLogging HTTPPipelineRetry
     HTTPPipelineAuth HTTPPipelineGzip HTTPPipelineStandard HTTPPipelineAPI
-    HTTPPipelineRedirect HTTPPipelineCassette
+    HTTPPipelineRedirect HTTPPipelineCassette HTTPPipelineConcurrencyLimit HTTPPipelineCircuitBreaker
 )
 catalog() {
     for root in Sources Plugins; do

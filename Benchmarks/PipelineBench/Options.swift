@@ -16,8 +16,8 @@ struct Options {
         Suites (--suite NAME; without it, all of them in this order):
           chains   no-op chains of 0, 1, 5 and 10 layers, builder and array forms, against closure folding
           logging  one exchange with and without LoggingMiddleware, at basic and at headers level
-          plugins  retry, auth and a 30 s deadline on the happy path against the pipeline without
-                   them; a 1,000-request auth storm; the standard stack on the happy path,
+          plugins  retry, auth, a 30 s deadline and a concurrency limit with free slots on the
+                   happy path against the pipeline without them; a 1,000-request auth storm; the standard stack on the happy path,
                    without and with a no-op at each of its insertion points; 100,000 calls
                    through a deadline, resident memory before and after
           standard the standard stack on the happy path alone, nothing inserted (for valgrind)
@@ -36,7 +36,10 @@ struct Options {
                    and per request in memory
           resilience hedging: 300 calls against a loopback server where every 20th request stalls
                    for 1 s, without and with a hedging layer (percentiles, extra requests); what a
-                   hedging layer adds to a call that answers at once
+                   hedging layer adds to a call that answers at once; the token storm over
+                   loopback: 1,000 concurrent calls with a stale token, a 50 ms token endpoint,
+                   through auth alone and with a concurrency limit of 8 above it (round trips
+                   per call, wall time ratio)
 
         Options:
           --suite NAME        one suite: \(suites.joined(separator: ", "))

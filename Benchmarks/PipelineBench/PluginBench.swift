@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
+import HTTPPipelineConcurrencyLimit
 import HTTPPipelineRetry
 import HTTPPipelineTimeout
 
@@ -10,7 +11,8 @@ struct StaticSource: CredentialSource {
     func refreshCredential(after failed: Credential?) async throws -> Credential { .bearer("bench-token") }
 }
 
-/// Per-exchange overhead of retry, auth and a 30 s deadline on the happy path (nothing to retry,
+/// Per-exchange overhead of retry, auth, a 30 s deadline and a concurrency limit with free slots
+/// on the happy path (nothing to retry,
 /// token valid, an answer at once),
 /// as ratios to the same pipeline without them, measured side by side.
 enum PluginBench {
@@ -33,6 +35,13 @@ enum PluginBench {
                 }
             ),
             (
+                "plugins_limiter",
+                Pipeline(transport: transport) {
+                    NoOp()
+                    ConcurrencyLimitMiddleware(limit: 64)  // slots free: the happy path
+                }
+            ),
+            (
                 "plugins_auth",
                 Pipeline(transport: transport) {
                     NoOp()
@@ -45,7 +54,7 @@ enum PluginBench {
     static func entries(_ medians: [String: Double]) -> [(String, Double)] {
         guard let none = medians["plugins_none"], none > 0 else { return [] }
         var entries = [("plugins_none_ns", none)]
-        for name in ["retry", "auth", "timeout"] {
+        for name in ["retry", "auth", "timeout", "limiter"] {
             guard let with = medians["plugins_\(name)"] else { continue }
             entries += [
                 ("\(name)_happy_path_ns", with), ("\(name)_happy_path_added_ns", with - none),

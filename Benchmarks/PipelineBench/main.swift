@@ -22,6 +22,7 @@ func chain(_ family: Family, _ layers: Int, _ transport: InMemoryTransport) -> a
 
 func run(_ options: Options) async {
     var report = Report(medians: [:], families: [], counts: [])
+    var failed = false
     if options.suite == "all" || options.suite == "chains" {
         let transport = makeTransport()
         let request = HTTPRequest(url: URL(fileURLWithPath: "/bench"))
@@ -70,7 +71,6 @@ func run(_ options: Options) async {
         report.extra += await GzipBench.measurements().map { ($0.key, $0.value) }
         report.extra += await InflateStreamBench.measurements()
     }
-    var failed = false
     if options.suite == "all" || options.suite == "soak" {
         report.extra += await SoakBench.measurements(requests: options.soakRequests, failed: &failed)
     }
@@ -93,6 +93,7 @@ func run(_ options: Options) async {
         report.extra += await ReplayBench.measurements(rounds: options.rounds)
     }
     if options.suite == "all" || options.suite == "resilience" {
+        report.extra += await StormBench.measurements(failed: &failed)
         report.extra += await HedgeBench.measurements(
             iterations: max(options.iterations / 10, 1), rounds: options.rounds, failed: &failed)
     }

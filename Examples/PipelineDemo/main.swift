@@ -96,6 +96,7 @@ func runDemo() async throws {
     try await showPlugins(server: server, transport: transport)
     try await showRetry(server: server, transport: transport)
     try await showAuth(server: server, transport: transport)
+    try await showStorm()
     try await showRedirect(server: server, transport: transport)
     try await showDeadline(server: server, transport: transport)
     try await showHedging(server: server, transport: transport)

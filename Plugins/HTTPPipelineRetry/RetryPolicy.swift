@@ -164,6 +164,7 @@ public struct RetryPolicy: Sendable {
         )
     }
 
-    /// Transport failures that are usually gone on the next attempt (shared with hedging).
+    /// Transport failures that are usually gone on the next attempt (shared with hedging and the
+    /// circuit breaker).
     public static let transientErrors: Set<URLError.Code> = URLError.transientCodes
 }

@@ -36,6 +36,10 @@ public struct MiddlewareRole: Hashable, Sendable, ExpressibleByStringLiteral, Cu
     public static let redirects: MiddlewareRole = "redirects"
     /// Decodes response bodies (gzip, deflate).
     public static let decoding: MiddlewareRole = "decoding"
+    /// Bounds how many requests are in flight below it.
+    public static let concurrencyLimit: MiddlewareRole = "concurrency-limit"
+    /// Stops sending to a failing service for a while.
+    public static let circuitBreaker: MiddlewareRole = "circuit-breaker"
     /// Sends a second copy of a slow request and keeps the first good answer.
     public static let hedging: MiddlewareRole = "hedging"
     /// Changes the outgoing request in a way a log should show (headers, credentials).

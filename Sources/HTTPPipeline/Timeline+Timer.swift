@@ -1,7 +1,7 @@
 extension Timeline {
     /// Calls `fire` once, `delay` from now on this timeline's clock, unless the returned function
     /// disarms it first: the timer a race uses, for a plugin that waits for one of several events
-    /// (hedging starts another attempt when it fires).
+    /// (hedging starts another attempt when it fires; the concurrency limit's queue timeout).
     ///
     /// No task sleeps for it: on `ContinuousClock` it is one entry in the shared
     /// ``DeadlineScheduler`` heap, fired on the scheduler's thread; on a clock with timers of its
@@ -14,7 +14,7 @@ extension Timeline {
     ///     thread, before later timers fire) and never block.
     /// - Returns: Disarms the timer if it has not fired (its `fire` is released); calling it after
     ///   the timer fired does nothing.
-    package func armTimer(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> () -> Void {
+    package func armTimer(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         arm(CallbackDeadline(fire), after: delay)
     }
 }

@@ -7,12 +7,13 @@ extension StandardOptions {
     /// plugins are left out or join the stack. Outermost first:
     ///
     /// ```
-    /// outermost → [deadline] → DefaultHeaders → outsideRetry → RedirectMiddleware → RetryMiddleware
-    ///   → [perAttempt] → insideRetry → AuthMiddleware → insideAuth → LoggingMiddleware
-    ///   → GzipMiddleware → beforeTransport → transport
+    /// outermost → [deadline] → DefaultHeaders → [limit] → outsideRetry → RedirectMiddleware
+    ///   → RetryMiddleware → [breaker] → [perAttempt] → insideRetry → AuthMiddleware → insideAuth
+    ///   → LoggingMiddleware → GzipMiddleware → beforeTransport → transport
     /// ```
     ///
-    /// (`[deadline]` and `[perAttempt]` are the two `TimeoutMiddleware` layers, when set.)
+    /// (`[deadline]` and `[perAttempt]` are the two `TimeoutMiddleware` layers, `[limit]` the
+    /// `ConcurrencyLimitMiddleware` and `[breaker]` the `CircuitBreakerMiddleware`, when set.)
     public struct InsertionPoint: Hashable, Sendable, CustomStringConvertible {
         @usableFromInline enum Place: Int, Sendable {
             case outermost, outsideRetry, insideRetry, insideAuth, beforeTransport

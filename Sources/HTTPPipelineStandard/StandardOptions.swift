@@ -1,7 +1,10 @@
 public import HTTPPipeline
 public import HTTPPipelineAuth
+public import HTTPPipelineCircuitBreaker
+public import HTTPPipelineConcurrencyLimit
 public import HTTPPipelineGzip
 public import HTTPPipelineHeaders
+public import HTTPPipelineHedging
 public import HTTPPipelineLogging
 public import HTTPPipelineRedirect
 public import HTTPPipelineRetry
@@ -37,13 +40,25 @@ public struct StandardOptions: Sendable {
     /// point: every hop, attempt and wait, and reading a streamed body, together. `nil` (none) by
     /// default; a call can change it with `HTTPRequestContext.totalTimeout`.
     public var totalTimeout: Duration?
+    /// A bulkhead (`ConcurrencyLimitMiddleware`), inside the deadline and default headers,
+    /// outside redirects, retry and auth: at most its limit of calls in flight, each holding its
+    /// slot through its hops, attempts and waits, and taking its credential only when its turn
+    /// comes (so a storm of calls with a stale token sends few of them with it). `nil` (none) by
+    /// default. Made by you, so several pipelines can share one limit and you can read its
+    /// counts; make it on ``clock`` for tests.
+    public var concurrencyLimit: ConcurrencyLimitMiddleware?
     /// How redirects are followed: `RedirectPolicy.default` (at most 10 hops, credentials and
     /// cookies removed when the origin changes, https to http refused) by default; `nil` hands
     /// every 3xx to the caller. The shipped transports do not follow redirects themselves.
     public var redirects: RedirectPolicy?
     /// The retry policy; `RetryPolicy.default` by default, `nil` for none.
     public var retry: RetryPolicy?
-    /// A timeout for each attempt (`TimeoutMiddleware.perAttempt`), just inside retry, until the
+    /// A circuit breaker (`CircuitBreakerMiddleware`), just inside retry and outside the
+    /// per-attempt timeout: every attempt is judged, a cut attempt counts as a failure, and an
+    /// open circuit ends the call at once (retry does not retry its error). `nil` (none) by
+    /// default; make it on ``clock`` for tests.
+    public var circuitBreaker: CircuitBreakerMiddleware?
+    /// A timeout for each attempt (`TimeoutMiddleware.perAttempt`), just inside the breaker, until the
     /// response head; a cut attempt is retried. `nil` (none) by default; a call can change it
     /// with `HTTPRequestContext.attemptTimeout`.
     public var attemptTimeout: Duration?
@@ -55,6 +70,11 @@ public struct StandardOptions: Sendable {
     /// ``auth``: keep it to call `AuthMiddleware.setCredential(_:)` on sign-in, account switch
     /// and sign-out. `nil` by default.
     public var authMiddleware: AuthMiddleware?
+    /// Hedging (`HedgingMiddleware`), just inside auth and outside logging: a slow attempt gets a
+    /// second copy (an idempotent request with a body that can be read again), each copy
+    /// carrying the credential auth attached and logged on its own, and a slow token refresh is
+    /// never mistaken for a slow answer. `nil` (none) by default; make it on ``clock`` for tests.
+    public var hedging: HedgingMiddleware?
     /// Logging; `nil` (none) by default.
     public var logging: Logging?
     /// Response decoding; `GzipOptions.default` by default, `nil` for none.
@@ -70,36 +90,45 @@ public struct StandardOptions: Sendable {
     /// - Parameters:
     ///   - headers: Default headers.
     ///   - totalTimeout: The call's deadline, or `nil`.
+    ///   - concurrencyLimit: The bulkhead, or `nil`.
     ///   - redirects: The redirect policy, or `nil`.
     ///   - retry: The retry policy, or `nil`.
+    ///   - circuitBreaker: The circuit breaker, or `nil`.
     ///   - attemptTimeout: Each attempt's timeout, or `nil`.
     ///   - credentials: The credential source, or `nil`.
     ///   - auth: Auth options.
     ///   - authMiddleware: Your own auth middleware, or `nil`.
+    ///   - hedging: The hedging layer, or `nil`.
     ///   - logging: Logging settings, or `nil`.
     ///   - gzip: Decoding options, or `nil`.
     ///   - clock: The clock for waits and timeouts.
     public init(
         headers: [DefaultHeaders.Header] = [],
         totalTimeout: Duration? = nil,
+        concurrencyLimit: ConcurrencyLimitMiddleware? = nil,
         redirects: RedirectPolicy? = .default,
         retry: RetryPolicy? = .default,
+        circuitBreaker: CircuitBreakerMiddleware? = nil,
         attemptTimeout: Duration? = nil,
         credentials: (any CredentialSource)? = nil,
         auth: AuthOptions = .default,
         authMiddleware: AuthMiddleware? = nil,
+        hedging: HedgingMiddleware? = nil,
         logging: Logging? = nil,
         gzip: GzipOptions? = .default,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.headers = headers
         self.totalTimeout = totalTimeout
+        self.concurrencyLimit = concurrencyLimit
         self.redirects = redirects
         self.retry = retry
+        self.circuitBreaker = circuitBreaker
         self.attemptTimeout = attemptTimeout
         self.credentials = credentials
         self.auth = auth
         self.authMiddleware = authMiddleware
+        self.hedging = hedging
         self.logging = logging
         self.gzip = gzip
         self.clock = clock

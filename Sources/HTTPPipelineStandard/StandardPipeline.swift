@@ -1,7 +1,10 @@
 public import HTTPPipeline
 public import HTTPPipelineAuth
+public import HTTPPipelineCircuitBreaker
+public import HTTPPipelineConcurrencyLimit
 public import HTTPPipelineGzip
 public import HTTPPipelineHeaders
+public import HTTPPipelineHedging
 public import HTTPPipelineLogging
 public import HTTPPipelineRedirect
 public import HTTPPipelineRetry
@@ -26,12 +29,21 @@ public import HTTPPipelineTimeout
 /// ```
 ///
 /// ## Ordering
-/// `TimeoutMiddleware.deadline → DefaultHeaders → RedirectMiddleware → RetryMiddleware →
-/// TimeoutMiddleware.perAttempt → AuthMiddleware → LoggingMiddleware → GzipMiddleware →
-/// transport`, outermost first (the two timeouts only when ``StandardOptions/totalTimeout`` and
-/// ``StandardOptions/attemptTimeout`` are set): the deadline bounds the whole call, every hop,
-/// attempt and wait and the body's reading, and retry inside never waits past it; each attempt
-/// has its own timeout, and a cut attempt is retried; every hop and attempt carries the same headers
+/// `TimeoutMiddleware.deadline → DefaultHeaders → ConcurrencyLimitMiddleware → RedirectMiddleware
+/// → RetryMiddleware → CircuitBreakerMiddleware → TimeoutMiddleware.perAttempt → AuthMiddleware →
+/// HedgingMiddleware → LoggingMiddleware → GzipMiddleware → transport`, outermost first (the two
+/// timeouts, the limit, the breaker and hedging only when set: ``StandardOptions/totalTimeout``,
+/// ``StandardOptions/concurrencyLimit``, ``StandardOptions/circuitBreaker``,
+/// ``StandardOptions/attemptTimeout``, ``StandardOptions/hedging``). It is .NET's standard resilience order (bulkhead, total
+/// timeout, retry, circuit breaker, attempt timeout) with the bulkhead moved inside the deadline,
+/// so the wait for a slot counts against it: the deadline bounds the whole call, every hop,
+/// attempt and wait and the body's reading, and retry inside never waits past it; the limit
+/// bounds calls in flight, each holding its slot through its retries, and sits above auth so
+/// queued calls take the credential when their turn comes; the breaker judges every attempt,
+/// a cut attempt included, and its rejection is not retried; each attempt
+/// has its own timeout, and a cut attempt is retried; hedging answers slowness inside an attempt,
+/// after auth has attached the credential, so a slow refresh is not hedged with a stale token,
+/// and each copy is logged; every hop and attempt carries the same headers
 /// (a header the redirect policy lists is dropped when the origin changes); each hop of a
 /// redirect is retried on its own, judged by its own method; each attempt re-runs auth,
 /// so an attempt after a refresh carries the new token; logging sees each attempt as sent, with
@@ -58,10 +70,13 @@ public enum StandardPipeline {
         let headers = options.headers.isEmpty ? nil : try DefaultHeaders(options.headers)
         let redirects = options.redirects.map { RedirectMiddleware(policy: $0) }
         let retry = options.retry.map { RetryMiddleware(policy: $0, clock: options.clock) }
+        let limit = options.concurrencyLimit
+        let breaker = options.circuitBreaker
         let attempt = options.attemptTimeout.map { TimeoutMiddleware.perAttempt($0, clock: options.clock) }
         let auth =
             options.authMiddleware
             ?? options.credentials.map { AuthMiddleware(source: $0, options: options.auth, clock: options.clock) }
+        let hedging = options.hedging
         let logging = options.logging.map { LoggingMiddleware(level: $0.level, sink: $0.sink, redaction: $0.redaction) }
         let gzip = options.gzip.map { GzipMiddleware($0) }
         return Pipeline(transport: transport) {
@@ -72,14 +87,19 @@ public enum StandardPipeline {
             if options.insertions.isEmpty {
                 deadline
                 headers
+                limit
                 redirects
                 retry
+                breaker
                 attempt
                 auth
+                hedging
                 logging
                 gzip
             } else {
-                stack(deadline, headers, redirects, retry, attempt, auth, logging, gzip, inserting: options)
+                stack(
+                    deadline, headers, limit, redirects, retry, breaker, attempt, auth, hedging, logging, gzip,
+                    inserting: options)
             }
         }
     }
@@ -90,10 +110,13 @@ public enum StandardPipeline {
     static func stack(
         _ deadline: TimeoutMiddleware?,
         _ headers: DefaultHeaders?,
+        _ limit: ConcurrencyLimitMiddleware?,
         _ redirects: RedirectMiddleware?,
         _ retry: RetryMiddleware?,
+        _ breaker: CircuitBreakerMiddleware?,
         _ attempt: TimeoutMiddleware?,
         _ auth: AuthMiddleware?,
+        _ hedging: HedgingMiddleware?,
         _ logging: LoggingMiddleware?,
         _ gzip: GzipMiddleware?,
         inserting options: StandardOptions
@@ -104,12 +127,15 @@ public enum StandardPipeline {
         var layers = inserted(.outermost)
         if let deadline { layers.append(deadline) }
         if let headers { layers.append(headers) }
+        if let limit { layers.append(limit) }
         layers += inserted(.outsideRetry)
         if let redirects { layers.append(redirects) }
         if let retry { layers.append(retry) }
+        if let breaker { layers.append(breaker) }
         if let attempt { layers.append(attempt) }
         layers += inserted(.insideRetry)
         if let auth { layers.append(auth) }
+        if let hedging { layers.append(hedging) }
         layers += inserted(.insideAuth)
         if let logging { layers.append(logging) }
         if let gzip { layers.append(gzip) }

@@ -29,6 +29,7 @@ struct PairMatrixGuideTests {
     static let matrixFiles = [
         "PairMatrixHeadersTests.swift", "PairMatrixLoggingTests.swift", "PairMatrixAuthRetryGzipTests.swift",
         "PairMatrixRedirectTests.swift", "PairMatrixTimeoutTests.swift", "PairMatrixHedgingTests.swift",
+        "PairMatrixConcurrencyLimitTests.swift", "PairMatrixCircuitBreakerTests.swift",
     ]
 
     @Test("Every test the guide's pair table names exists in the file it names")
@@ -62,7 +63,7 @@ struct PairMatrixGuideTests {
         for pair in ["H–L", "H–A", "H–R", "H–G", "L–A", "L–R", "L–G", "A–R", "A–G", "R–G"]
             + ["D–H", "D–L", "D–A", "D–R", "D–G"] + ["T–R", "T–A", "T–D", "T–L"] + [
                 "Hg–R", "Hg–A", "Hg–T", "Hg–P", "Hg–L",
-            ]
+            ] + ["C–R", "C–A", "C–T"] + ["B–R", "B–A", "B–T"]
         {
             #expect(rows.contains { $0.hasPrefix("| \(pair)") }, "Ordering.md has a row for \(pair)")
         }

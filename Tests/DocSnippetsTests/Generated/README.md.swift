@@ -7,31 +7,31 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 132)
+#sourceLocation(file: "README.md", line: 137)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 133)
+#sourceLocation(file: "README.md", line: 138)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 134)
+#sourceLocation(file: "README.md", line: 139)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 135)
+#sourceLocation(file: "README.md", line: 140)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 136)
+#sourceLocation(file: "README.md", line: 141)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 137)
+#sourceLocation(file: "README.md", line: 142)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 138)
+#sourceLocation(file: "README.md", line: 143)
 import HTTPPipelineTimeout
 #sourceLocation()
 
-// README.md:132
-@MainActor private func snippetAtLine132() async throws {
-#sourceLocation(file: "README.md", line: 140)
+// README.md:137
+@MainActor private func snippetAtLine137() async throws {
+#sourceLocation(file: "README.md", line: 145)
 let client = try Pipeline(transport: URLSessionTransport()) {
     TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers

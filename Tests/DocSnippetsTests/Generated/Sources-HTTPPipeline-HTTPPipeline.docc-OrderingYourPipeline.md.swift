@@ -40,8 +40,8 @@ let pipeline = try Pipeline(transport: URLSessionTransport()) {
 _ = pipeline
 }
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md:73
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 73)
+// Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md:79
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 79)
 private struct ResponseCache: HTTPMiddleware, PlacementDeclaring {
     var roles: Set<MiddlewareRole> { ["cache"] }
     var placementExpectations: [PlacementExpectation] {
@@ -54,9 +54,9 @@ private struct ResponseCache: HTTPMiddleware, PlacementDeclaring {
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md:90
-@MainActor private func snippetAtLine90() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 90)
+// Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md:96
+@MainActor private func snippetAtLine96() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 96)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     LoggingMiddleware(level: .basic, sink: StandardErrorLogSink())
     AuthMiddleware(source: tokenStore)

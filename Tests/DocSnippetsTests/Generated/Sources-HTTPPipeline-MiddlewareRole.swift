@@ -9,8 +9,8 @@ import HTTPPipeline
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipeline/MiddlewareRole.swift:87
-#sourceLocation(file: "Sources/HTTPPipeline/MiddlewareRole.swift", line: 87)
+// Sources/HTTPPipeline/MiddlewareRole.swift:91
+#sourceLocation(file: "Sources/HTTPPipeline/MiddlewareRole.swift", line: 91)
 private struct ResponseCache: HTTPMiddleware, PlacementDeclaring {
     var roles: Set<MiddlewareRole> { ["cache"] }
     var placementExpectations: [PlacementExpectation] {

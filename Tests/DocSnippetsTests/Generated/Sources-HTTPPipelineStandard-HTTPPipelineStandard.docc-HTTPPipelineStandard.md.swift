@@ -19,7 +19,13 @@ import HTTPPipelineLogging
 #sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 15)
 import HTTPPipelineStandard
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 68)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 58)
+import HTTPPipelineCircuitBreaker
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 59)
+import HTTPPipelineConcurrencyLimit
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 103)
 import Testing
 #sourceLocation()
 
@@ -51,8 +57,25 @@ _ = options
 _ = client
 }
 
-// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:66
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 70)
+// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:57
+@MainActor private func snippetAtLine57() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 62)
+let options = StandardOptions(
+    totalTimeout: .seconds(30),
+    concurrencyLimit: ConcurrencyLimitMiddleware(limit: 8, queueTimeout: .seconds(10)),
+    circuitBreaker: CircuitBreakerMiddleware(policy: .default),
+    attemptTimeout: .seconds(5)
+)
+let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
+print(client)
+// Pipeline(TimeoutMiddleware.deadline -> ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> CircuitBreakerMiddleware -> TimeoutMiddleware.perAttempt -> GzipMiddleware -> URLSessionTransport)
+#sourceLocation()
+_ = options
+_ = client
+}
+
+// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:101
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 105)
 /// Signs each request over its method, URL and credential. A real signer computes an HMAC
 /// (SHA-256) with a secret key; a keyed FNV-1a hash keeps this example free of a crypto library.
 private struct RequestSigner: HTTPMiddleware, PlacementDeclaring {
@@ -75,8 +98,8 @@ private struct RequestSigner: HTTPMiddleware, PlacementDeclaring {
     }
 }
 #sourceLocation()
-@MainActor private func snippetAtLine66() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 92)
+@MainActor private func snippetAtLine101() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 127)
 var options = StandardOptions(credentials: tokenStore)
 options.insert(RequestSigner(key: "example-key"), at: .insideAuth)
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)

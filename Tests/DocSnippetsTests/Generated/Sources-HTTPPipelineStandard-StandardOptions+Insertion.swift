@@ -10,9 +10,9 @@ import HTTPPipelineStandard
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift:71
-@MainActor private func snippetAtLine71() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift", line: 71)
+// Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift:72
+@MainActor private func snippetAtLine72() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift", line: 72)
 var options = StandardOptions(credentials: tokenStore)
 options.insert(RequestStamp(), at: .outermost)
 options.insert(TimingLog(), at: .insideRetry)

@@ -9,19 +9,19 @@ import HTTPPipelineStandard
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 15)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 18)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 16)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 19)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 17)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 20)
 import Testing
 #sourceLocation()
 
-// Sources/HTTPPipelineStandard/StandardPipeline.swift:15
-@MainActor private func snippetAtLine15() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 19)
+// Sources/HTTPPipelineStandard/StandardPipeline.swift:18
+@MainActor private func snippetAtLine18() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 22)
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: StandardOptions(
     headers: [.fixed("User-Agent", "Shelf/2.3")],
     credentials: tokenStore,

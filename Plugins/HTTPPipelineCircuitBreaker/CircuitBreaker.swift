@@ -1,0 +1,161 @@
+import HTTPPipeline
+
+/// The circuits one ``CircuitBreakerMiddleware`` (and every copy of it) shares, by key, under
+/// one lock; and the state changes waiting to be reported, in order.
+final class CircuitBreaker: Sendable {
+    /// One circuit.
+    struct Circuit: Sendable {
+        enum Phase: Sendable {
+            case closed(CircuitWindow)
+            /// Open until this time on the breaker's clock.
+            case open(until: Duration)
+            /// Probes in flight.
+            case halfOpen(probes: Int)
+        }
+
+        var phase = Phase.closed(CircuitWindow())
+        /// Counts state changes: an outcome is judged only in the phase its call was let in.
+        var generation = 0
+
+        var state: CircuitState {
+            switch phase {
+            case .closed: .closed
+            case .open: .open
+            case .halfOpen: .halfOpen
+            }
+        }
+    }
+
+    /// A call let through: which circuit and phase its outcome belongs to.
+    struct Ticket: Sendable {
+        let key: String
+        let generation: Int
+        let probe: Bool
+    }
+
+    struct State: Sendable {
+        var circuits: [String: Circuit] = [:]
+        /// Changes not yet reported, oldest first, and whether a caller is reporting them.
+        var outbox: [CircuitStateChange] = []
+        var reporting = false
+    }
+
+    let policy: CircuitBreakerPolicy
+    let timeline: Timeline
+    let observer: (@Sendable (CircuitStateChange) -> Void)?
+    private let state = Locked(State())
+
+    init(policy: CircuitBreakerPolicy, timeline: Timeline, observer: (@Sendable (CircuitStateChange) -> Void)?) {
+        self.policy = policy
+        self.timeline = timeline
+        self.observer = observer
+    }
+
+    /// The state of the circuit `key` (closed when it has seen no call).
+    func state(of key: String) -> CircuitState {
+        state.withLock { state in
+            guard var circuit = state.circuits[key] else { return .closed }
+            // An open circuit whose break is over is half-open for the next call.
+            if case .open(let until) = circuit.phase, timeline.elapsed >= until {
+                circuit.phase = .halfOpen(probes: 0)
+            }
+            return circuit.state
+        }
+    }
+
+    /// Lets a call through, or turns it away.
+    func admit(_ key: String) throws(CircuitOpenError) -> Ticket {
+        let now = timeline.elapsed
+        let (admitted, changed) = state.withLock { state -> (Result<Ticket, CircuitOpenError>, Bool) in
+            let queued = state.outbox.count
+            let admitted = admit(key, now: now, in: &state)
+            return (admitted, state.outbox.count > queued)
+        }
+        if changed { report() }
+        return try admitted.get()
+    }
+
+    private func admit(_ key: String, now: Duration, in state: inout State) -> Result<Ticket, CircuitOpenError> {
+        var circuit = state.circuits[key] ?? Circuit()
+        defer { state.circuits[key] = circuit }
+        if case .open(let until) = circuit.phase {
+            guard now >= until else {
+                return .failure(CircuitOpenError(key: key, state: .open, retryAfter: until - now))
+            }
+            change(&circuit, key: key, to: .halfOpen(probes: 0), in: &state)
+        }
+        switch circuit.phase {
+        case .closed:
+            return .success(Ticket(key: key, generation: circuit.generation, probe: false))
+        case .halfOpen(let probes):
+            guard probes < policy.halfOpenProbes else {
+                return .failure(CircuitOpenError(key: key, state: .halfOpen, retryAfter: .zero))
+            }
+            circuit.phase = .halfOpen(probes: probes + 1)
+            return .success(Ticket(key: key, generation: circuit.generation, probe: true))
+        case .open:
+            preconditionFailure("an open circuit past its break was made half-open above")
+        }
+    }
+
+    /// Judges a call's outcome; `nil` for an outcome not judged (the caller's cancellation).
+    func record(_ ticket: Ticket, failure: Bool?) {
+        let now = timeline.elapsed
+        let changed = state.withLock { state -> Bool in
+            let queued = state.outbox.count
+            record(ticket, failure: failure, now: now, in: &state)
+            return state.outbox.count > queued
+        }
+        if changed { report() }
+    }
+
+    private func record(_ ticket: Ticket, failure: Bool?, now: Duration, in state: inout State) {
+        guard var circuit = state.circuits[ticket.key], circuit.generation == ticket.generation else { return }
+        defer { state.circuits[ticket.key] = circuit }
+        switch circuit.phase {
+        case .closed(var window):
+            guard let failure else { return }
+            window.record(failure: failure, at: now, window: policy.samplingDuration)
+            let (calls, failures) = window.totals(at: now, window: policy.samplingDuration)
+            if calls >= policy.minimumThroughput, Double(failures) >= policy.failureRatio * Double(calls) {
+                change(&circuit, key: ticket.key, to: .open(until: now + policy.breakDuration), in: &state)
+            } else {
+                circuit.phase = .closed(window)
+            }
+        case .halfOpen(let probes):
+            guard ticket.probe else { return }
+            switch failure {
+            case nil: circuit.phase = .halfOpen(probes: max(probes - 1, 0))  // another may probe
+            case true?: change(&circuit, key: ticket.key, to: .open(until: now + policy.breakDuration), in: &state)
+            case false?: change(&circuit, key: ticket.key, to: .closed(CircuitWindow()), in: &state)
+            }
+        case .open:
+            return
+        }
+    }
+
+    /// Moves a circuit to a new phase and queues the change for the observer.
+    private func change(_ circuit: inout Circuit, key: String, to phase: Circuit.Phase, in state: inout State) {
+        let from = circuit.state
+        circuit.phase = phase
+        circuit.generation += 1
+        if observer != nil { state.outbox.append(CircuitStateChange(key: key, from: from, to: circuit.state)) }
+    }
+
+    /// Hands queued changes to the observer, oldest first, never under the lock; one caller at a
+    /// time reports, so the observer sees the changes in the order they happened.
+    private func report() {
+        guard let observer else { return }
+        while true {
+            let batch = state.withLock { state -> [CircuitStateChange] in
+                guard !state.reporting, !state.outbox.isEmpty else { return [] }
+                state.reporting = true
+                defer { state.outbox = [] }
+                return state.outbox
+            }
+            guard !batch.isEmpty else { return }
+            for change in batch { observer(change) }
+            state.withLock { $0.reporting = false }
+        }
+    }
+}
