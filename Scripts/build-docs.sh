@@ -22,7 +22,8 @@ docc="${DOCC:-$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v 
 modules=(
     HTTPPipeline HTTPPipelineTesting HTTPPipelineHeaders HTTPPipelineLogging HTTPPipelineRetry
     HTTPPipelineAuth HTTPPipelineGzip HTTPPipelineStandard HTTPPipelineAPI
-    HTTPPipelineRedirect HTTPPipelineCassette HTTPPipelineConcurrencyLimit HTTPPipelineCircuitBreaker
+    HTTPPipelineRedirect HTTPPipelineTimeout HTTPPipelineCassette HTTPPipelineConcurrencyLimit
+    HTTPPipelineCircuitBreaker HTTPPipelineHedging HTTPPipelineCurl
 )
 catalog() {
     for root in Sources Plugins; do

@@ -1,7 +1,7 @@
 public import HTTPPipeline
 
 /// Cuts a call, or one attempt of it, that takes too long: the work in flight is cancelled and
-/// an ``HTTPPipeline/HTTPTimeoutError`` thrown, saying which limit fired.
+/// an `HTTPTimeoutError` thrown, saying which limit fired.
 ///
 /// Two kinds, told apart by where they sit:
 ///
@@ -19,12 +19,12 @@ public import HTTPPipeline
 ///   too: a chunk still awaited when the deadline passes fails with the timeout error. It sets
 ///   `HTTPRequestContext.deadline` (tightening one set further out, never loosening it), so
 ///   retry inside never waits or starts an attempt past it, and any layer can read the time left.
-///   Its error has the limit ``HTTPPipeline/HTTPTimeoutError/Limit/total``, which retry never
+///   Its error has the limit `HTTPTimeoutError.Limit.total`, which retry never
 ///   retries.
 /// - ``perAttempt(_:clock:)`` bounds one pass through the layers below it, until the response
 ///   head arrives (the body is read after retry judged the attempt, so it is not covered: put a
 ///   deadline outside for that). Its error has the limit
-///   ``HTTPPipeline/HTTPTimeoutError/Limit/attempt``, which retry's default policy retries.
+///   `HTTPTimeoutError.Limit.attempt`, which retry's default policy retries.
 ///
 /// The race costs one child task, started at once on the caller's thread where `Task.immediate`
 /// exists (Swift 6.2 on Linux, macOS 26 and its peers): an answer that comes without suspending
@@ -100,7 +100,7 @@ public struct TimeoutMiddleware: HTTPMiddleware {
     ///   - request: The request; a deadline layer passes it on with its context's deadline set.
     ///   - next: The rest of the pipeline.
     /// - Returns: The response; behind a deadline, a streamed body is bounded by it too.
-    /// - Throws: ``HTTPPipeline/HTTPTimeoutError`` when the limit passes first, what `next` threw,
+    /// - Throws: `HTTPTimeoutError` when the limit passes first, what `next` threw,
     ///   or `CancellationError` when the caller was cancelled.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         switch kind {

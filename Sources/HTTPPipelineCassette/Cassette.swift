@@ -33,7 +33,7 @@ public final class Cassette: Sendable {
     ///
     /// - Parameters:
     ///   - redaction: What is hidden before anything is recorded; the logs' default.
-    ///   - keepingBytesOf: Media types (`application/octet-stream`) or prefixes ending in `/`
+    ///   - mediaTypes: Media types (`application/octet-stream`) or prefixes ending in `/`
     ///     (`application/`) whose bodies the redaction engine cannot read that are kept as their
     ///     bytes, in base64, besides pictures, sound, video and fonts. Name only types you know
     ///     carry no secret: nothing in those bytes is redacted. Any other unreadable body is
