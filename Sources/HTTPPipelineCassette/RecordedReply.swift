@@ -26,12 +26,11 @@ enum RecordedReply: Sendable {
             return
         }
         var fields = HTTPFields(recorded.headers.map { HTTPField(name: $0.name, value: $0.value) })
-        // HAR keeps the body decoded (a browser's export too), so the replay carries no coding;
-        // a body not recorded keeps its head as it was.
-        if recorded.content.notRecorded != true {
-            fields["Content-Encoding"] = nil
-            if fields["Content-Length"] != nil { fields["Content-Length"] = String(body.count) }
-        }
+        // HAR keeps the body decoded (a browser's export too), so the replay carries no coding; a
+        // body not recorded keeps its coding (its summary is no coded bytes, but a decoder above
+        // must not take it for bytes decoded below). Either way the length is what is served.
+        if recorded.content.notRecorded != true { fields["Content-Encoding"] = nil }
+        if fields["Content-Length"] != nil { fields["Content-Length"] = String(body.count) }
         let head = HTTPResponseHead(status: recorded.status, fields: fields)
         guard recorded.content.chunks != nil || failure != nil else {
             self = .response(HTTPResponse(head: head, body: HTTPBody(body)))
