@@ -16,6 +16,9 @@ final class CircuitBreaker: Sendable {
         var phase = Phase.closed(CircuitWindow())
         /// Counts state changes: an outcome is judged only in the phase its call was let in.
         var generation = 0
+        /// While half-open, when the probes let in last are given up on: a probe that hangs (no
+        /// timeout below it) must not keep the circuit half-open, turning every call away, for good.
+        var probesDue: Duration = .zero
 
         var state: CircuitState {
             switch phase {
@@ -87,11 +90,14 @@ final class CircuitBreaker: Sendable {
         switch circuit.phase {
         case .closed:
             return .success(Ticket(key: key, generation: circuit.generation, probe: false))
-        case .halfOpen(let probes):
+        case .halfOpen(var probes):
+            // Probes that have not answered within a break are given up on: others may probe.
+            if probes >= policy.halfOpenProbes, now >= circuit.probesDue { probes = 0 }
             guard probes < policy.halfOpenProbes else {
-                return .failure(CircuitOpenError(key: key, state: .halfOpen, retryAfter: .zero))
+                return .failure(CircuitOpenError(key: key, state: .halfOpen, retryAfter: circuit.probesDue - now))
             }
             circuit.phase = .halfOpen(probes: probes + 1)
+            circuit.probesDue = now + policy.breakDuration
             return .success(Ticket(key: key, generation: circuit.generation, probe: true))
         case .open:
             preconditionFailure("an open circuit past its break was made half-open above")
@@ -117,7 +123,8 @@ final class CircuitBreaker: Sendable {
             guard let failure else { return }
             window.record(failure: failure, at: now, window: policy.samplingDuration)
             let (calls, failures) = window.totals(at: now, window: policy.samplingDuration)
-            if calls >= policy.minimumThroughput, Double(failures) >= policy.failureRatio * Double(calls) {
+            // Divided, not multiplied: 55 of 100 is exactly 0.55 (0.55 × 100 rounds above 55).
+            if calls >= policy.minimumThroughput, Double(failures) / Double(calls) >= policy.failureRatio {
                 change(&circuit, key: ticket.key, to: .open(until: now + policy.breakDuration), in: &state)
             } else {
                 circuit.phase = .closed(window)

@@ -89,8 +89,11 @@ public struct CircuitBreakerMiddleware: HTTPMiddleware {
             breaker.record(ticket, failure: breaker.policy.isFailure(.response(response.head)))
             return response
         } catch {
+            // An error is the service's failure, or not judged at all (the caller's cancellation,
+            // an invalid request, a layer's own error): only a response shows the service is well,
+            // so such an error neither closes a half-open circuit nor dilutes the failure ratio.
             let cancelled = error is CancellationError || Task.isCancelled
-            breaker.record(ticket, failure: cancelled ? nil : breaker.policy.isFailure(.failure(error)))
+            breaker.record(ticket, failure: !cancelled && breaker.policy.isFailure(.failure(error)) ? true : nil)
             throw error
         }
     }

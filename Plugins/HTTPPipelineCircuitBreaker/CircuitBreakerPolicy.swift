@@ -29,10 +29,12 @@ public struct CircuitBreakerPolicy: Sendable {
     /// How long an open circuit turns every call away before letting probes through.
     public let breakDuration: Duration
     /// How many calls a half-open circuit lets through at once to test the service; the first
-    /// to be judged closes the circuit (success) or reopens it (failure). At least 1.
+    /// to be judged closes the circuit (success) or reopens it (failure). Probes that have not
+    /// answered within a break are given up on, and others may go. At least 1.
     public let halfOpenProbes: Int
-    /// Whether an outcome is the service's failure; ``defaultFailure(_:)`` by default. What is
-    /// not a failure counts as a success.
+    /// Whether an outcome is the service's failure; ``defaultFailure(_:)`` by default. A response
+    /// that is not a failure counts as a success; a thrown error that is not one is not judged at
+    /// all (only an answer shows the service is well).
     public let isFailure: @Sendable (Outcome) -> Bool
 
     /// Creates a policy; numbers out of range are brought into it (a ratio into 0.01...1, counts

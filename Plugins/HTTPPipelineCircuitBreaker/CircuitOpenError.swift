@@ -16,7 +16,8 @@ public struct CircuitOpenError: Error, Sendable, Equatable, CustomStringConverti
     /// The circuit's state: ``CircuitState/open`` or ``CircuitState/halfOpen``.
     public let state: CircuitState
     /// How long from now until the circuit lets a probe through: the rest of the break while
-    /// open; zero while half-open (the probes in flight decide).
+    /// open; while half-open, until the probes in flight are given up on (one break after they
+    /// went), if none of them has decided by then.
     public let retryAfter: Duration
 
     /// Creates the error.

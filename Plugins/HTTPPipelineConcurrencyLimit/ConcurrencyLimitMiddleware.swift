@@ -3,6 +3,10 @@ public import HTTPPipeline
 /// A bulkhead: at most `limit` requests in flight below this layer; the calls beyond it wait in
 /// a first-in, first-out queue of bounded length, for a bounded time.
 ///
+/// It counts calls that pass it: a layer below that sends more than one request per call at once
+/// (hedging, in the standard stack) puts up to its attempts on the wire per slot. Put a second
+/// limit inside hedging to bound the copies too.
+///
 /// ```swift
 /// import HTTPPipelineAuth
 ///
@@ -89,6 +93,11 @@ public struct ConcurrencyLimitMiddleware: HTTPMiddleware {
         // The fast path takes its slot without an `await`: one lock.
         if case .mustWait(let id) = limiter.enter() {
             try await limiter.waitForSlot(id, priority: override == .priority)
+            // A slot handed over just as the caller was cancelled: given back, nothing sent.
+            if Task.isCancelled {
+                limiter.release()
+                throw CancellationError()
+            }
         }
         let response: HTTPResponse
         do {

@@ -68,12 +68,16 @@ final class CurlEasy {
             headerList = line.withCString { curl_slist_append(headerList, $0) }
         }
         set(CURLOPT_HTTPHEADER, pointer: headerList)
+        // A body makes libcurl upload, which it sends as PUT unless told the method: a GET with a
+        // body (a search endpoint's) names GET itself. A HEAD sends no body.
+        let hasBody: Bool
+        if case .none = request.body { hasBody = false } else { hasBody = request.method != .head }
         switch request.method {
-        case .get: break
+        case .get: if hasBody { set(CURLOPT_CUSTOMREQUEST, "GET") }
         case .head: set(CURLOPT_NOBODY, 1)
         default: set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
         }
-        switch request.body {
+        switch hasBody ? request.body : .none {
         case .none: break
         case .buffered(let data):
             set(CURLOPT_UPLOAD, 1)
@@ -115,7 +119,9 @@ final class CurlEasy {
         }
         switch configuration.proxy {
         case .none: set(CURLOPT_PROXY, "")
-        case .environment: break
+        case .environment:
+            // A CONNECT tunnel's own answer ("200 Connection established") is not the response.
+            set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         case .url(let url):
             set(CURLOPT_PROXY, url)
             set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)

@@ -72,8 +72,10 @@ public struct CurlTransportError: Error, Sendable, Equatable, CustomStringConver
         case 7: .connectionRefused  // CURLE_COULDNT_CONNECT
         case 5, 6: .dnsFailure  // CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST
         // CURLE_HTTP2, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR,
+        // CURLE_SEND_FAIL_REWIND (a reused connection died mid-upload of a stream it cannot
+        // rewind: a replayable body is sent again by retry, as URLSession's lost connection is),
         // CURLE_HTTP2_STREAM
-        case 16, 18, 52, 55, 56, 92: .connectionLost
+        case 16, 18, 52, 55, 56, 65, 92: .connectionLost
         // CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
         // CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_PEER_FAILED_VERIFICATION,
         // CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CACERT_BADFILE,

@@ -73,7 +73,9 @@ public struct StandardOptions: Sendable {
     /// Hedging (`HedgingMiddleware`), just inside auth and outside logging: a slow attempt gets a
     /// second copy (an idempotent request with a body that can be read again), each copy
     /// carrying the credential auth attached and logged on its own, and a slow token refresh is
-    /// never mistaken for a slow answer. `nil` (none) by default; make it on ``clock`` for tests.
+    /// never mistaken for a slow answer. The concurrency limit above counts calls, so a hedged
+    /// call holds one slot for all its copies. `nil` (none) by default; make it on ``clock`` for
+    /// tests.
     public var hedging: HedgingMiddleware?
     /// Logging; `nil` (none) by default.
     public var logging: Logging?

@@ -91,6 +91,63 @@ import Testing
         #expect(log.all.first?.description == "circuit https://api.example.invalid:443: closed -> open")
     }
 
+    @Test func aProbeThatHangsIsGivenUpOnAfterABreakAndAnotherProbes() async throws {
+        let clock = ManualClock()
+        let breaker = CircuitBreakerMiddleware(policy: Self.policy(minimum: 1), clock: clock)
+        let transport = ScriptedTransport([.status(500), .ok().delayed(by: .seconds(3_600)), .ok()], clock: clock)
+        let pipeline = Pipeline(transport: transport) { breaker }
+        _ = await call(pipeline)
+        clock.advance(by: .seconds(30))
+        let hung = Task { await call(pipeline) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))
+        #expect(await call(pipeline).rejection?.retryAfter == .seconds(20), "the hung probe has 20 s left")
+        clock.advance(by: .seconds(20))
+        #expect(try await call(pipeline).get().status == 200, "a new probe went and closed the circuit")
+        #expect(breaker.state(for: HTTPRequest(url: url())) == .closed)
+        hung.cancel()
+        _ = await hung.value
+    }
+
+    @Test func aCancelledProbeLeavesTheCircuitHalfOpenForTheNextProbe() async throws {
+        let clock = ManualClock()
+        let breaker = CircuitBreakerMiddleware(policy: Self.policy(minimum: 1), clock: clock)
+        let transport = ScriptedTransport([.status(500), .ok().delayed(by: .seconds(60)), .status(500)], clock: clock)
+        let pipeline = Pipeline(transport: transport) { breaker }
+        _ = await call(pipeline)
+        clock.advance(by: .seconds(30))
+        let probe = Task { await call(pipeline) }
+        await clock.waitForSleepers(1)
+        probe.cancel()
+        _ = await probe.value
+        #expect(breaker.state(for: HTTPRequest(url: url())) == .halfOpen, "the cancellation was not judged")
+        #expect(try await call(pipeline).get().status == 500, "the next call went as a probe")
+        #expect(breaker.state(for: HTTPRequest(url: url())) == .open)
+    }
+
+    @Test func anErrorThatIsNotAFailureNeitherClosesAHalfOpenCircuitNorDilutesTheRatio() async throws {
+        let clock = ManualClock()
+        let breaker = CircuitBreakerMiddleware(policy: Self.policy(minimum: 1), clock: clock)
+        let transport = ScriptedTransport(
+            [.status(500), .failure(URLError(.secureConnectionFailed)), .status(503)], clock: clock)
+        let pipeline = Pipeline(transport: transport) { breaker }
+        _ = await call(pipeline)
+        clock.advance(by: .seconds(30))
+        _ = await call(pipeline)
+        #expect(breaker.state(for: HTTPRequest(url: url())) == .halfOpen, "a TLS error says nothing of the service")
+        _ = await call(pipeline)
+        #expect(breaker.state(for: HTTPRequest(url: url())) == .open)
+    }
+
+    @Test func anExactFailureRatioOpensTheCircuit() async throws {
+        let clock = ManualClock()
+        let breaker = CircuitBreakerMiddleware(policy: Self.policy(minimum: 100, ratio: 0.55), clock: clock)
+        let replies = (0..<100).map { $0 < 45 ? ScriptedTransport.Reply.ok() : .status(503) }
+        let pipeline = Pipeline(transport: ScriptedTransport(replies, clock: clock)) { breaker }
+        for _ in 0..<100 { _ = await call(pipeline) }
+        #expect(breaker.state(for: HTTPRequest(url: url())) == .open, "55 of 100 is 0.55")
+    }
+
     @Test func halfOpenLetsItsProbesThroughAndTurnsTheOthersAwayAsIfOpen() async throws {
         let clock = ManualClock()
         let breaker = CircuitBreakerMiddleware(policy: Self.policy(minimum: 1, probes: 2), clock: clock)
@@ -103,7 +160,9 @@ import Testing
         await clock.waitForSleepers(2)
         let turnedAway = await call(pipeline).rejection
         #expect(
-            turnedAway == CircuitOpenError(key: "https://api.example.invalid:443", state: .halfOpen, retryAfter: .zero))
+            turnedAway
+                == CircuitOpenError(key: "https://api.example.invalid:443", state: .halfOpen, retryAfter: .seconds(30)),
+            "the probes are given up on a break after they went")
         clock.advance(by: .seconds(1))
         for probe in probes { #expect(try await probe.value.get().status == 200) }
         #expect(transport.requests.count == 3)

@@ -12,7 +12,7 @@ struct CurlErrorTests {
         let url = server.url("gone")
         server.stop()
         let error = await #expect(throws: CurlTransportError.self) {
-            _ = try await CurlTransport().send(HTTPRequest(url: url))
+            _ = try await CurlTransport(configuration: .default).send(HTTPRequest(url: url))
         }
         #expect(error?.category == .connectionRefused)
         #expect(error?.code == 7)
@@ -22,7 +22,7 @@ struct CurlErrorTests {
     @Test func aNameThatDoesNotResolveIsADNSFailure() async throws {
         let url = try #require(URL(string: "http://no-such-host.invalid/"))
         let error = await #expect(throws: CurlTransportError.self) {
-            _ = try await CurlTransport().send(HTTPRequest(url: url))
+            _ = try await CurlTransport(configuration: .default).send(HTTPRequest(url: url))
         }
         #expect(error?.category == .dnsFailure)
     }
@@ -30,7 +30,9 @@ struct CurlErrorTests {
     @Test(arguments: ["ftp://127.0.0.1/file", "http:///nohost"])
     func aURLThatIsNotHTTPWithAHostIsRefusedBeforeAnythingIsSent(text: String) async throws {
         let url = try #require(URL(string: text))
-        await #expect(throws: HTTPTransportError.self) { _ = try await CurlTransport().send(HTTPRequest(url: url)) }
+        await #expect(throws: HTTPTransportError.self) {
+            _ = try await CurlTransport(configuration: .default).send(HTTPRequest(url: url))
+        }
     }
 
     @Test func aFieldValueWithALineBreakIsRefusedBeforeAnythingIsSent() async throws {
@@ -38,7 +40,9 @@ struct CurlErrorTests {
         defer { server.stop() }
         var request = HTTPRequest(url: server.url("x"))
         request.fields["X-Evil"] = "a\r\nInjected: yes"
-        await #expect(throws: HTTPTransportError.self) { _ = try await CurlTransport().send(request) }
+        await #expect(throws: HTTPTransportError.self) {
+            _ = try await CurlTransport(configuration: .default).send(request)
+        }
         #expect(server.requests.isEmpty)
     }
 

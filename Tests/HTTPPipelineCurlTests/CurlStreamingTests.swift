@@ -11,7 +11,7 @@ struct CurlStreamingTests {
         defer { server.stop() }
         let bytes = pattern(6 << 20)
         server.route("GET", "/big", .init(body: bytes))
-        let response = try await CurlTransport().send(HTTPRequest(url: server.url("big")))
+        let response = try await CurlTransport(configuration: .default).send(HTTPRequest(url: server.url("big")))
         #expect(response.body.bufferedData == nil)
         #expect(response.body.length == bytes.count)
         #expect(try await response.body.collect(upTo: 8 << 20) == bytes)
@@ -22,7 +22,7 @@ struct CurlStreamingTests {
         defer { server.stop() }
         let chunks = (0..<20).map { index in Data(repeating: UInt8(index), count: 1000 + index) }
         server.route("GET", "/drip", .init(body: .chunked(chunks, every: .milliseconds(5))))
-        let response = try await CurlTransport().send(HTTPRequest(url: server.url("drip")))
+        let response = try await CurlTransport(configuration: .default).send(HTTPRequest(url: server.url("drip")))
         #expect(response.body.length == nil)
         #expect(try await response.body.collect(upTo: 1 << 20) == chunks.reduce(Data(), +))
     }
@@ -31,7 +31,8 @@ struct CurlStreamingTests {
         let server = try LoopbackServer.started()
         defer { server.stop() }
         server.route("GET", "/live", .init(body: .endless(chunk: pattern(1024), every: .milliseconds(5))))
-        var response: HTTPResponse? = try await CurlTransport().send(HTTPRequest(url: server.url("live")))
+        var response: HTTPResponse? = try await CurlTransport(configuration: .default).send(
+            HTTPRequest(url: server.url("live")))
         #expect(response?.status == 200)
         #expect(response?.body.isReplayable == false)
         var received = 0
@@ -54,7 +55,7 @@ struct CurlStreamingTests {
         let received = Locked(Int64(0))
         var request = HTTPRequest(url: server.url("huge"))
         request.context.progress = { progress in received.withLock { $0 = progress.receivedBytes } }
-        let response = try await CurlTransport().send(request)
+        let response = try await CurlTransport(configuration: .default).send(request)
         // Nothing is read: the queue fills to its limit (1 MiB) and the transfer pauses there,
         // with the rest of the 64 MiB left in the server and the sockets.
         #expect(try await eventually { received.withLock { $0 } >= 1 << 20 })
@@ -69,7 +70,7 @@ struct CurlStreamingTests {
         let server = try LoopbackServer.started()
         defer { server.stop() }
         server.route("GET", "/cut", .init(body: .abort(after: 600_000, of: .bytes(pattern(1 << 20)))))
-        let response = try await CurlTransport().send(HTTPRequest(url: server.url("cut")))
+        let response = try await CurlTransport(configuration: .default).send(HTTPRequest(url: server.url("cut")))
         let error = await #expect(throws: CurlTransportError.self) {
             _ = try await response.body.collect(upTo: 2 << 20)
         }
@@ -82,7 +83,7 @@ struct CurlStreamingTests {
         defer { server.stop() }
         server.route("GET", "/cut", .init(body: .abort(after: 10, of: .bytes(pattern(1000)))))
         let error = await #expect(throws: CurlTransportError.self) {
-            _ = try await CurlTransport().send(HTTPRequest(url: server.url("cut")))
+            _ = try await CurlTransport(configuration: .default).send(HTTPRequest(url: server.url("cut")))
         }
         #expect(error?.category == .connectionLost)
     }
@@ -92,7 +93,8 @@ struct CurlStreamingTests {
         let server = try LoopbackServer.started()
         defer { server.stop() }
         let bytes = pattern(size)
-        _ = try await CurlTransport().send(HTTPRequest(method: .post, url: server.url("up"), body: HTTPBody(bytes)))
+        _ = try await CurlTransport(configuration: .default).send(
+            HTTPRequest(method: .post, url: server.url("up"), body: HTTPBody(bytes)))
         let recorded = try #require(server.requests.first)
         #expect(recorded.method == "POST")
         #expect(recorded.header("Content-Length") == String(size))
@@ -111,7 +113,7 @@ struct CurlStreamingTests {
             })
         var request = HTTPRequest(method: .put, url: server.url("up"), body: body)
         request.fields["Content-Length"] = "1"
-        _ = try await CurlTransport().send(request)
+        _ = try await CurlTransport(configuration: .default).send(request)
         let recorded = try #require(server.requests.first)
         #expect(recorded.method == "PUT")
         #expect(recorded.header("Transfer-Encoding") == "chunked")
@@ -131,7 +133,8 @@ struct CurlStreamingTests {
             }
             continuation.finish()
         }
-        _ = try await CurlTransport().send(HTTPRequest(method: .post, url: server.url("up"), body: body))
+        _ = try await CurlTransport(configuration: .default).send(
+            HTTPRequest(method: .post, url: server.url("up"), body: body))
         try await producer.value
         let recorded = try #require(server.requests.first)
         #expect(recorded.header("Content-Length") == "3000")
@@ -148,7 +151,8 @@ struct CurlStreamingTests {
                 continuation.finish(throwing: Broken())
             })
         await #expect(throws: Broken.self) {
-            _ = try await CurlTransport().send(HTTPRequest(method: .post, url: server.url("up"), body: body))
+            _ = try await CurlTransport(configuration: .default).send(
+                HTTPRequest(method: .post, url: server.url("up"), body: body))
         }
     }
 
@@ -159,7 +163,7 @@ struct CurlStreamingTests {
         let last = Locked(HTTPTransferProgress())
         var request = HTTPRequest(method: .post, url: server.url("echo"), body: HTTPBody(pattern(70_000)))
         request.context.progress = { progress in last.withLock { $0 = progress } }
-        let response = try await CurlTransport().send(request)
+        let response = try await CurlTransport(configuration: .default).send(request)
         _ = try await response.body.collect(upTo: 2 << 20)
         let progress = last.withLock { $0 }
         #expect(progress.sentBytes == 70_000)
@@ -177,7 +181,7 @@ struct CurlStreamingTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("file.bin")
-        let response = try await CurlTransport().send(HTTPRequest(url: server.url("file")))
+        let response = try await CurlTransport(configuration: .default).send(HTTPRequest(url: server.url("file")))
         #expect(try await response.body.write(to: destination) == bytes.count)
         #expect(try Data(contentsOf: destination) == bytes)
     }

@@ -60,7 +60,7 @@ struct CurlTLSTests {
         var refusal: CurlTransportError?
         for _ in 0..<500 {
             do {
-                _ = try await CurlTransport().send(request)
+                _ = try await CurlTransport(configuration: .default).send(request)
                 break
             } catch let error as CurlTransportError where error.category == .connectionRefused {
                 try await Task.sleep(for: .milliseconds(20))

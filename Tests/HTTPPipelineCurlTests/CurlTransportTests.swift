@@ -12,7 +12,8 @@ struct CurlTransportTests {
         server.route(
             "GET", "/hello",
             .init(status: 201, headers: [("X-B", "2"), ("X-A", "1"), ("X-A", "3")], body: Data("hello".utf8)))
-        let response = try await CurlTransport().send(HTTPRequest(url: server.baseURL.appending(path: "hello")))
+        let response = try await CurlTransport(configuration: .default).send(
+            HTTPRequest(url: server.baseURL.appending(path: "hello")))
         #expect(response.status == 201)
         #expect(response.fields.values(named: "X-A") == ["1", "3"])
         #expect(response.fields.map(\.name) == ["X-B", "X-A", "X-A", "Content-Length", "Connection"])
@@ -25,7 +26,7 @@ struct CurlTransportTests {
         var request = HTTPRequest(url: server.baseURL.appending(path: "fields"))
         request.fields["X-Mine"] = "yes"
         request.fields["X-Empty"] = ""
-        _ = try await CurlTransport().send(request)
+        _ = try await CurlTransport(configuration: .default).send(request)
         let recorded = try #require(server.requests.first)
         #expect(recorded.header("X-Mine") == "yes")
         #expect(recorded.header("X-Empty") == "")
@@ -35,11 +36,24 @@ struct CurlTransportTests {
         #expect(recorded.header("Cookie") == nil)
     }
 
+    @Test func aGetWithABodyGoesAsAGetWithItsBody() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        let query = Data(#"{"q":"dune"}"#.utf8)
+        var request = HTTPRequest(url: server.url("search"), body: HTTPBody(query))
+        request.fields["Content-Type"] = "application/json"
+        _ = try await CurlTransport(configuration: .default).send(request)
+        let recorded = try #require(server.requests.first)
+        #expect(recorded.method == "GET", "libcurl sends an upload as PUT unless told the method")
+        #expect(recorded.body == query)
+    }
+
     @Test func aRedirectIsHandedBackNotFollowed() async throws {
         let server = try LoopbackServer.started()
         defer { server.stop() }
         server.route("GET", "/from", .init(status: 302, headers: [("Location", "/to")]))
-        let response = try await CurlTransport().send(HTTPRequest(url: server.baseURL.appending(path: "from")))
+        let response = try await CurlTransport(configuration: .default).send(
+            HTTPRequest(url: server.baseURL.appending(path: "from")))
         #expect(response.status == 302)
         #expect(response.fields["Location"] == "/to")
         #expect(server.requests.map(\.path) == ["/from"])
@@ -50,7 +64,8 @@ struct CurlTransportTests {
         defer { server.stop() }
         let bytes = Data([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3])
         server.route("GET", "/gz", .init(headers: [("Content-Encoding", "gzip")], body: bytes))
-        let response = try await CurlTransport().send(HTTPRequest(url: server.baseURL.appending(path: "gz")))
+        let response = try await CurlTransport(configuration: .default).send(
+            HTTPRequest(url: server.baseURL.appending(path: "gz")))
         #expect(response.fields["Content-Encoding"] == "gzip")
         #expect(try await response.body.collect(upTo: 1 << 10) == bytes)
     }
@@ -72,7 +87,7 @@ struct CurlTransportTests {
         defer { server.stop() }
         server.route("GET", "/doc", .init(body: Data(count: 1 << 20)))
         server.route("GET", "/none", .init(status: 204))
-        let transport = CurlTransport()
+        let transport = CurlTransport(configuration: .default)
         let head = try await transport.send(HTTPRequest(method: .head, url: server.baseURL.appending(path: "doc")))
         #expect(head.status == 200)
         #expect(head.fields["Content-Length"] == String(1 << 20))

@@ -9,13 +9,13 @@ import HTTPPipelineConcurrencyLimit
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineConcurrencyLimit/ConcurrencyLimitMiddleware.swift", line: 7)
+#sourceLocation(file: "Plugins/HTTPPipelineConcurrencyLimit/ConcurrencyLimitMiddleware.swift", line: 11)
 import HTTPPipelineAuth
 #sourceLocation()
 
-// Plugins/HTTPPipelineConcurrencyLimit/ConcurrencyLimitMiddleware.swift:7
-@MainActor private func snippetAtLine7() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineConcurrencyLimit/ConcurrencyLimitMiddleware.swift", line: 9)
+// Plugins/HTTPPipelineConcurrencyLimit/ConcurrencyLimitMiddleware.swift:11
+@MainActor private func snippetAtLine11() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineConcurrencyLimit/ConcurrencyLimitMiddleware.swift", line: 13)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     ConcurrencyLimitMiddleware(limit: 8, maximumQueueLength: 1_000, queueTimeout: .seconds(10))
     AuthMiddleware(source: tokenStore)
