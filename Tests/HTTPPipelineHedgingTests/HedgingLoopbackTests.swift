@@ -18,9 +18,10 @@ struct HedgingLoopbackTests {
         let chunks = (1...4).map { Data("part \($0) ".utf8) }
         server.route("GET", "/slow-once") { request in
             // The first attempt (told by its header, not by arrival: under load the hedge may
-            // reach the server first) stalls far longer than the test; the hedge streams its body.
+            // reach the server first) stalls far longer than any run of the test, a starved sanitizer
+            // run included (one took over 60 s); the hedge streams its body.
             return request.header("X-Hedge-Attempt") == "1"
-                ? LoopbackServer.Response(body: Data("stalled".utf8), delay: .seconds(60))
+                ? LoopbackServer.Response(body: Data("stalled".utf8), delay: .seconds(3_600))
                 : LoopbackServer.Response(body: .chunked(chunks, every: .milliseconds(5)))
         }
         try server.start()
