@@ -122,7 +122,7 @@ struct BookDetailServiceTests {
                 // The slow sibling: it would answer in a minute, unless it is cancelled.
                 startedContinuation.yield()
                 do {
-                    try await Task.sleep(for: .seconds(60))
+                    try await Task.sleep(for: .seconds(3_600))
                 } catch {
                     slowRequestWasCancelled.withLock { $0 = Task.isCancelled }
                     throw error
