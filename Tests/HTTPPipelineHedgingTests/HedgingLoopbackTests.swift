@@ -35,13 +35,13 @@ struct HedgingLoopbackTests {
         let body = try await response.body.collect(upTo: 1 << 16)
         #expect(String(decoding: body, as: UTF8.self) == "part 1 part 2 part 3 part 4 ")
         #expect(server.requests.count == 2, "the stalled request and its hedge")
-        // URLSession reports the cancelled transfer as CancellationError, or, under a loaded
-        // sanitizer run, as its own URLError (cancelled).
-        #expect(transport.ends.first == AttemptEnd(number: 2, outcome: "200"))
+        // The stalled attempt ends cancelled, or, under a starved sanitizer run, with URLSession's
+        // own URLError (cancelled, or its 60 s request timeout), possibly before the hedge's head.
+        let ends = transport.ends
+        #expect(ends.count == 2 && ends.contains(AttemptEnd(number: 2, outcome: "200")), "\(ends)")
         #expect(
-            transport.ends.count == 2 && transport.ends.last?.number == 1
-                && ["cancelled", "URLError"].contains(transport.ends.last?.outcome),
-            "the stalled request's transport saw the cancellation before the call returned: \(transport.ends)")
+            ends.contains { $0.number == 1 && ["cancelled", "URLError"].contains($0.outcome) },
+            "the stalled request ended before the call returned: \(ends)")
     }
 }
 
