@@ -38,8 +38,8 @@ extension Cassette {
         }
     }
 
-    /// Appends the entry of one exchange, redacted, numbering its secrets under the lock; returns
-    /// it and its index. Bodies are recorded decoded (the engine reads the text, and a replay
+    /// Adds the entry of one exchange, redacted, numbering its secrets under the lock, in its
+    /// place by `sequence` (when its request was sent); returns it and its index. Bodies are recorded decoded (the engine reads the text, and a replay
     /// serves it plain); a body past `limit` as a summary of its size.
     func record(
         _ request: HTTPRequestHead,
@@ -48,6 +48,7 @@ extension Cassette {
         body responseBody: ExchangeRecording.Captured?,
         error: (any Error)?,
         limit: Int,
+        sequence: Int,
         started: Date,
         timings: HAR.Timings
     ) -> (HAR.Entry, Int) {
@@ -103,8 +104,7 @@ extension Cassette {
                 response: harResponse,
                 timings: timings
             )
-            state.entries.append(entry)
-            return (entry, state.entries.count - 1)
+            return (entry, state.insert(entry, sequence: sequence))
         }
     }
 

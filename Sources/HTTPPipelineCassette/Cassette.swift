@@ -18,12 +18,38 @@ public import HTTPPipelineLogging
 /// the cassette. A gzip or deflate body is decoded first. A body the engine still cannot read is
 /// written as a summary of its size, except pictures, sound, video and fonts, kept as base64.
 ///
-/// A cassette is shared by the tasks that record into it: entries are appended under a lock, in
-/// the order exchanges complete.
+/// A cassette is shared by the tasks that record into it: entries are added under a lock, in
+/// the order their requests were sent (an entry is written once its exchange completes, in its
+/// place among the others), so that a replay serves repeated requests in the order a client
+/// sends them.
 public final class Cassette: Sendable {
     struct State: Sendable {
         var entries: [HAR.Entry]
+        /// The order each entry's request was sent in, parallel to `entries`, ascending.
+        var sequences: [Int]
+        var nextSequence: Int
         var placeholders = Placeholders()
+
+        init(entries: [HAR.Entry]) {
+            self.entries = entries
+            sequences = Array(entries.indices)
+            nextSequence = entries.count
+        }
+
+        /// Takes the number of a request being sent now.
+        mutating func takeSequence() -> Int {
+            defer { nextSequence += 1 }
+            return nextSequence
+        }
+
+        /// Adds an entry after every entry whose request was sent before its own; returns its index.
+        mutating func insert(_ entry: HAR.Entry, sequence: Int) -> Int {
+            var position = entries.count
+            while position > 0, sequences[position - 1] > sequence { position -= 1 }
+            entries.insert(entry, at: position)
+            sequences.insert(sequence, at: position)
+            return position
+        }
     }
 
     let state: Locked<State>
@@ -56,13 +82,8 @@ public final class Cassette: Sendable {
         redactor = CassetteRedactor(redaction: redaction)
     }
 
-    /// The entries recorded so far, in the order their exchanges completed.
+    /// The entries recorded so far, in the order their requests were sent.
     public var entries: [HAR.Entry] {
         state.withLock { $0.entries }
-    }
-
-    /// Appends an entry, under the lock.
-    func append(_ entry: HAR.Entry) {
-        state.withLock { $0.entries.append(entry) }
     }
 }

@@ -36,6 +36,8 @@ final class ExchangeRecording: Sendable {
     let limit: Int
     let recorded: (@Sendable (HAR.Entry, Int) -> Void)?
     let started = Date()
+    /// When its request was sent among the cassette's: where its entry goes.
+    let sequence: Int
     let clock = ContinuousClock()
     let start: ContinuousClock.Instant
     let requestBody = Locked(RequestBody.none)
@@ -46,6 +48,7 @@ final class ExchangeRecording: Sendable {
         self.request = request
         self.limit = limit
         self.recorded = recorded
+        sequence = cassette.state.withLock { $0.takeSequence() }
         start = clock.now
     }
 
@@ -106,7 +109,7 @@ final class ExchangeRecording: Sendable {
     private func record(response: HTTPResponseHead, body: Captured?, error: (any Error)?, timings: HAR.Timings) {
         let (entry, index) = cassette.record(
             request, body: sentBody, response: response, body: body, error: error, limit: limit,
-            started: started, timings: timings)
+            sequence: sequence, started: started, timings: timings)
         recorded?(entry, index)
     }
 }

@@ -26,7 +26,7 @@ public enum HAR {
         public var creator: Creator
         /// The browser that made the requests, when one did.
         public var browser: Creator?
-        /// One entry per exchange (a cassette writes them in the order the exchanges completed).
+        /// One entry per exchange (a cassette writes them in the order their requests were sent).
         public var entries: [Entry]
         /// A comment.
         public var comment: String?

@@ -8,6 +8,12 @@ public import Foundation
 /// same `Redaction` as the recording did, and a placeholder (`<redacted-3>`) matches any
 /// redacted value, so a test may send a dummy token where a real one was recorded.
 ///
+/// In compared headers a secret also keeps its placeholder for the rest of the replay: once a
+/// live token has been served an entry recorded with `<redacted-1>`, it goes to entries with
+/// `<redacted-1>` first, and another token to entries without it. So a stale token's 401 and a
+/// fresh one's 200 are told apart whatever order concurrent callers send them in; where no
+/// unserved entry agrees, the first matching one is served.
+///
 /// ```swift
 /// let rules = MatchRules.default
 ///     .ignoringQueryItems(["timestamp"])

@@ -54,24 +54,48 @@ enum Matching {
         _ recorded: RecordedExchange,
         rules: MatchRules.Headers
     ) -> [CassetteError.Difference] {
-        let names: [String]
+        comparedHeaderNames(live, recorded, rules: rules).compactMap { name in
+            let values = recorded.headers.filter { $0.name == name }.map(\.value)
+            let recordedValue = values.isEmpty ? nil : values.joined(separator: ", ")
+            let liveValue = live.header(name)
+            guard recordedValue != liveValue else { return nil }
+            return .header(name: name, recorded: recordedValue, live: shown(liveValue, besides: recordedValue))
+        }
+    }
+
+    /// The names of the headers compared, lowercased.
+    static func comparedHeaderNames(
+        _ live: LiveRequest,
+        _ recorded: RecordedExchange,
+        rules: MatchRules.Headers
+    ) -> [String] {
         switch rules {
         case .none: return []
-        case .only(let chosen): names = chosen.sorted()
+        case .only(let chosen): return chosen.sorted()
         case .allExcept(let ignored):
             var all: [String] = []
             for name in live.fields.map({ $0.name.lowercased() }) + recorded.headers.map(\.name)
             where !ignored.contains(name) && !all.contains(name) {
                 all.append(name)
             }
-            names = all
+            return all
         }
-        return names.compactMap { name in
-            let values = recorded.headers.filter { $0.name == name }.map(\.value)
-            let recordedValue = values.isEmpty ? nil : values.joined(separator: ", ")
-            let liveValue = live.header(name)
-            guard recordedValue != liveValue else { return nil }
-            return .header(name: name, recorded: recordedValue, live: shown(liveValue, besides: recordedValue))
+    }
+
+    /// Which live secret stands where the recording had which placeholder, in the compared
+    /// headers: each live value's secrets paired in order with the recorded value's placeholder
+    /// numbers, where both have as many.
+    static func placeholderPairs(
+        _ live: LiveRequest,
+        _ recorded: RecordedExchange,
+        rules: MatchRules.Headers
+    ) -> [(secret: String, number: Int)] {
+        comparedHeaderNames(live, recorded, rules: rules).flatMap { name -> [(secret: String, number: Int)] in
+            let numbers = recorded.placeholderNumbers[name] ?? []
+            guard !numbers.isEmpty, let secrets = live.secrets(inHeader: name), secrets.count == numbers.count else {
+                return []
+            }
+            return Array(zip(secrets, numbers))
         }
     }
 

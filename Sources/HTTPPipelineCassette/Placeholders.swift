@@ -29,18 +29,8 @@ struct Placeholders: Sendable {
     /// the whole original value and the mark's position: still consistent for a value repeated
     /// whole. Nothing of `original` is ever copied into the result.
     mutating func substitute(original: String, redacted: String, mark: String) -> String {
-        let bytes = Array(redacted.utf8)
-        let markBytes = Array(mark.utf8)
-        guard var found = Self.firstIndex(of: markBytes, in: bytes, from: 0) else { return redacted }
-        var segments: [[UInt8]] = []
-        var start = 0
-        while true {
-            segments.append(Array(bytes[start..<found]))
-            start = found + markBytes.count
-            guard let next = Self.firstIndex(of: markBytes, in: bytes, from: start) else { break }
-            found = next
-        }
-        segments.append(Array(bytes[start...]))
+        let segments = Self.segments(of: redacted, mark: mark)
+        guard segments.count > 1 else { return redacted }
         let secrets =
             Self.align(Array(original.utf8), segments)
             ?? (1..<segments.count).map { "\u{0}\(original)\u{0}\($0)" }
@@ -50,6 +40,44 @@ struct Placeholders: Sendable {
             result += String(decoding: segments[index + 1], as: UTF8.self)
         }
         return result
+    }
+
+    /// The secrets `redacted` (the engine's output for `original`) hides, in order: none without
+    /// a mark, `nil` where the text around the marks does not align with `original`.
+    static func secrets(original: String, redacted: String, mark: String) -> [String]? {
+        let segments = segments(of: redacted, mark: mark)
+        guard segments.count > 1 else { return [] }
+        return align(Array(original.utf8), segments)
+    }
+
+    /// The numbers of the placeholders in `text`, in order: `[2, 1]` for
+    /// `Bearer <redacted-2>, <redacted-1>`.
+    static func numbers(in text: String) -> [Int] {
+        var numbers: [Int] = []
+        var rest = Substring(text)
+        while let range = rest.range(of: "<redacted-") {
+            let after = rest[range.upperBound...]
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, after.dropFirst(digits.count).first == ">", let number = Int(digits) {
+                numbers.append(number)
+            }
+            rest = after
+        }
+        return numbers
+    }
+
+    /// The text between the marks of `redacted`: one more segment than marks.
+    static func segments(of redacted: String, mark: String) -> [[UInt8]] {
+        let bytes = Array(redacted.utf8)
+        let markBytes = Array(mark.utf8)
+        var segments: [[UInt8]] = []
+        var start = 0
+        while let found = firstIndex(of: markBytes, in: bytes, from: start), !markBytes.isEmpty {
+            segments.append(Array(bytes[start..<found]))
+            start = found + markBytes.count
+        }
+        segments.append(Array(bytes[start...]))
+        return segments
     }
 
     /// The text under each mark, when `original` is the segments with one non-empty text

@@ -13,6 +13,8 @@ struct RecordedExchange: Sendable {
     let parts: URLParts
     /// Header names lowercased, values with the plain mark.
     let headers: [(name: String, value: String)]
+    /// The numbers of the placeholders in each header's values as recorded, by lowercased name.
+    let placeholderNumbers: [String: [Int]]
     let body: Data
     let reply: RecordedReply
 
@@ -30,6 +32,9 @@ struct RecordedExchange: Sendable {
             let value = redaction.headerValue(
                 name: header.name, value: Placeholders.normalized(header.value, mark: mark))
             return (header.name.lowercased(), value)
+        }
+        placeholderNumbers = entry.request.headers.reduce(into: [:]) { numbers, header in
+            numbers[header.name.lowercased(), default: []] += Placeholders.numbers(in: header.value)
         }
         let postData = entry.request.postData
         let requestBody = try HARDecoding.bytes(postData?.text, encoding: postData?.encoding, entry: index)
@@ -79,6 +84,20 @@ struct LiveRequest: Sendable {
         let names = parts.queryItems.map(\.name)
         let query = names.isEmpty ? "" : "?" + names.map { "\($0)=…" }.joined(separator: "&")
         return "\(method) \(parts.origin)\(parts.path)\(query)"
+    }
+
+    /// The secrets a header's values hide, in order, as the redaction finds them; `nil` where
+    /// they cannot be told apart from the text around them.
+    func secrets(inHeader name: String) -> [String]? {
+        var secrets: [String] = []
+        for value in fields.values(named: name) {
+            let redacted = redactor.redaction.headerValue(name: name, value: value)
+            guard let found = Placeholders.secrets(original: value, redacted: redacted, mark: Redaction.mark) else {
+                return nil
+            }
+            secrets += found
+        }
+        return secrets
     }
 
     /// The values of a header, redacted, joined as one.

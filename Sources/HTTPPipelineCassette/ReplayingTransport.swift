@@ -13,8 +13,9 @@ public import HTTPPipeline
 /// ```
 ///
 /// A request is matched to an entry by ``MatchRules`` (method and URL by default), comparing
-/// both redacted; repeated identical requests are served the matching entries in recorded order,
-/// each once. What happens to a request no unserved entry matches depends on the ``Mode``.
+/// both redacted; repeated identical requests are served the matching entries in recorded order
+/// (the order the requests were sent), each once, a secret keeping its placeholder (see
+/// ``MatchRules``). What happens to a request no unserved entry matches depends on the ``Mode``.
 /// Put it where the recording transport was, at the bottom of the same pipeline, so that each
 /// attempt and redirect hop finds its own entry.
 public struct ReplayingTransport: HTTPTransport {
@@ -35,12 +36,34 @@ public struct ReplayingTransport: HTTPTransport {
         var exchanges: [RecordedExchange]
         var served: [Bool]
         var byKey: [String: [Int]] = [:]
+        /// The placeholder each live secret has been served under, and the secret of each
+        /// placeholder: within one replay a secret keeps its number.
+        var numberOfSecret: [String: Int] = [:]
+        var secretOfNumber: [Int: String] = [:]
 
         mutating func add(_ exchange: RecordedExchange, served: Bool, origin: Bool) {
             byKey[RecordedExchange.key(method: exchange.method, parts: exchange.parts, origin: origin), default: []]
                 .append(exchanges.count)
             exchanges.append(exchange)
             self.served.append(served)
+        }
+
+        /// Whether serving an entry under these pairs keeps every secret to one placeholder.
+        func agrees(with pairs: [(secret: String, number: Int)]) -> Bool {
+            pairs.allSatisfy {
+                (numberOfSecret[$0.secret] ?? $0.number) == $0.number
+                    && (secretOfNumber[$0.number] ?? $0.secret) == $0.secret
+            }
+        }
+
+        /// Marks an entry served, binding its pairs' secrets to their placeholders.
+        mutating func serve(_ position: Int, binding pairs: [(secret: String, number: Int)]) -> RecordedReply {
+            served[position] = true
+            for (secret, number) in pairs where numberOfSecret[secret] == nil && secretOfNumber[number] == nil {
+                numberOfSecret[secret] = number
+                secretOfNumber[number] = secret
+            }
+            return exchanges[position].reply
         }
     }
 
@@ -116,19 +139,24 @@ public struct ReplayingTransport: HTTPTransport {
     }
 
     /// The first unserved entry matching the request, marked served; or the error naming the
-    /// closest one.
+    /// closest one. Among matching entries, the first whose placeholders agree with the secrets
+    /// served so far (in compared headers) goes first: a token served as `<redacted-1>` is not
+    /// served an entry recorded with `<redacted-2>` while one with `<redacted-1>` is left.
     static func lookup(_ live: LiveRequest, in index: inout Index, rules: MatchRules) -> Lookup {
         let key = RecordedExchange.key(method: live.method, parts: live.parts, origin: rules.matchesOrigin)
         var matched = 0
+        var firstUnserved: Int?
         for position in index.byKey[key] ?? [] {
             guard Matching.differences(live, index.exchanges[position], rules: rules).isEmpty else { continue }
             guard !index.served[position] else {
                 matched += 1
                 continue
             }
-            index.served[position] = true
-            return .found(index.exchanges[position].reply)
+            let pairs = Matching.placeholderPairs(live, index.exchanges[position], rules: rules.headers)
+            if index.agrees(with: pairs) { return .found(index.serve(position, binding: pairs)) }
+            if firstUnserved == nil { firstUnserved = position }
         }
+        if let firstUnserved { return .found(index.serve(firstUnserved, binding: [])) }
         if matched > 0 { return .unmatched(.exhausted(request: live.summary, served: matched)) }
         var closest: CassetteError.Closest?
         var best = Int.max

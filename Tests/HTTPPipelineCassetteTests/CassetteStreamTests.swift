@@ -42,6 +42,20 @@ import FoundationNetworking
         #expect(entry.response.error == nil)
     }
 
+    @Test("Entries are in the order requests were sent, not the order their streamed bodies ended")
+    func entriesAreInTheOrderRequestsWereSent() async throws {
+        let cassette = Cassette()
+        let recorder = RecordingTransport(
+            over: ScriptedTransport { request in .streamed(chunks: [Data(request.url.lastPathComponent.utf8)]) },
+            into: cassette)
+        let first = try await recorder.send(HTTPRequest(url: testURL("https://api.example.com/first")))
+        let second = try await recorder.send(HTTPRequest(url: testURL("https://api.example.com/second")))
+        _ = try await second.body.collect(upTo: 100)
+        #expect(cassette.entries.map(\.response.content.text) == ["second"])
+        _ = try await first.body.collect(upTo: 100)
+        #expect(cassette.entries.map(\.response.content.text) == ["first", "second"])
+    }
+
     @Test("A replay streams a recorded stream in the chunks it was recorded in, single-pass like the original")
     func aReplayStreamsTheRecordedChunks() async throws {
         let sent = [Data("{\"a\":1}\n".utf8), Data("{\"b\":2}\n{\"c\"".utf8), Data(":3}\n".utf8)]

@@ -126,6 +126,43 @@ import Testing
         )
     }
 
+    @Test func aSecretKeepsItsPlaceholderSoAStaleTokenAndAFreshOneAreToldApartInAnyOrder() async throws {
+        let url = testURL("https://api.example.com/me")
+        func sent(_ token: String) -> HTTPRequest {
+            HTTPRequest(url: url, fields: ["Authorization": "Bearer \(token)"])
+        }
+        // Recorded: the fresh token's 200 written between the stale token's two 401s.
+        let cassette = try await recordedCassette(
+            [sent("stale-abcdef123"), sent("fresh-zyxwvu987"), sent("stale-abcdef123"), sent("fresh-zyxwvu987")]
+        ) { request in
+            request.fields["Authorization"] == "Bearer fresh-zyxwvu987" ? .ok("fresh") : .status(401)
+        }
+        #expect(!(try harText(cassette)).contains("abcdef123"))
+        let replay = try ReplayingTransport(cassette, rules: .default.matchingHeaders(["Authorization"]))
+        // Replayed with other secrets, in another order: both stale requests first.
+        var statuses: [Int] = []
+        for token in ["old-one-555555", "old-one-555555", "new-one-777777", "new-one-777777"] {
+            statuses.append(try await replay.send(sent(token)).status)
+        }
+        #expect(statuses == [401, 401, 200, 200])
+    }
+
+    @Test func aSecretWithNoAgreeingEntryLeftIsServedTheFirstMatchingOne() async throws {
+        let url = testURL("https://api.example.com/me")
+        func sent(_ token: String) -> HTTPRequest {
+            HTTPRequest(url: url, fields: ["Authorization": "Bearer \(token)"])
+        }
+        let cassette = try await recordedCassette(
+            [sent("first-abcdef123"), sent("second-zyxwvu987")], reply: numberedReplies())
+        let replay = try ReplayingTransport(cassette, rules: .default.matchingHeaders(["Authorization"]))
+        var bodies: [String] = []
+        for _ in 0..<2 {
+            let response = try await replay.send(sent("dummy-000000"))
+            bodies.append(String(decoding: response.body.bufferedData ?? Data(), as: UTF8.self))
+        }
+        #expect(bodies == ["1", "2"], "one dummy token stands in for both recorded ones")
+    }
+
     @Test func theBodyMatcherDecidesBetweenEntriesOfOneURL() async throws {
         func post(_ json: String) -> HTTPRequest {
             HTTPRequest(

@@ -22,8 +22,9 @@ enum InteropCassettes {
     static var isReplaying: Bool { mode == .replay }
 
     /// How a replay matches: method, path and query, and the credential and cookie sent (their
-    /// scheme and name; values are compared redacted), so a stale token's 401 and a fresh one's
-    /// 200 are told apart whatever order concurrent callers recorded them in. Not the origin: a
+    /// scheme and name; values are compared redacted, each live secret keeping the placeholder it
+    /// was first served under), so a stale token's 401 and a fresh one's 200 are told apart
+    /// whatever order concurrent callers recorded or replay them in. Not the origin: a
     /// loopback server's port changes from run to run.
     static let rules = MatchRules.default.matchingHeaders(["Authorization", "Cookie"]).ignoringOrigin()
 

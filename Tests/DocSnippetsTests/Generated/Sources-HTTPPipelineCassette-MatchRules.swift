@@ -10,9 +10,9 @@ import HTTPPipelineCassette
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipelineCassette/MatchRules.swift:12
-@MainActor private func snippetAtLine12() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineCassette/MatchRules.swift", line: 12)
+// Sources/HTTPPipelineCassette/MatchRules.swift:18
+@MainActor private func snippetAtLine18() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineCassette/MatchRules.swift", line: 18)
 let rules = MatchRules.default
     .ignoringQueryItems(["timestamp"])
     .matchingHeaders(["Accept"])
