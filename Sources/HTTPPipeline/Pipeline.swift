@@ -72,8 +72,9 @@ extension Pipeline where Middleware == MiddlewareStack {
     /// Builds a pipeline from an array of middleware assembled at run time, the first element
     /// outermost.
     ///
-    /// The array is folded once, here, into a chain of closures bound to `transport`: a request
-    /// then costs one call through an existential per layer and allocates nothing.
+    /// The array is folded once, here, into a chain of closures bound to `transport`, each
+    /// compiled for its layer's type: a request then costs one async call per layer and allocates
+    /// nothing.
     ///
     /// - Parameters:
     ///   - transport: The transport the innermost layer hands requests to.
@@ -86,18 +87,8 @@ extension Pipeline where Middleware == MiddlewareStack {
             try await transport.send(request)
         }
         for layer in middleware.reversed() {
-            chain = Self.link(layer, to: chain)
+            chain = layer._bound(to: chain)
         }
         self.composed = chain
-    }
-
-    /// One layer bound to the rest of the chain, the layer's type opened here, once, when the
-    /// pipeline is built.
-    @inlinable
-    static func link<Layer: HTTPMiddleware>(
-        _ layer: Layer,
-        to next: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse
-    ) -> @Sendable (HTTPRequest) async throws -> HTTPResponse {
-        { request in try await layer.intercept(request, next: next) }
     }
 }
