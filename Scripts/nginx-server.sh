@@ -15,6 +15,11 @@ start)
     nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
     mkdir -p "$root/html" "$root/logs"
     python3 -c 'import sys; sys.stdout.write("{\"books\":[" + ",".join("{\"id\":%d,\"title\":\"Book number %d of the soak\"}" % (i, i) for i in range(20)) + "]}")' >"$root/html/e2e.json"
+    # The curl soak's files (pipeline-bench --suite curl --nginx URL): 512 KiB answers, and one
+    # that trickles at 1 KiB/s for a call cancelled mid-body.
+    mkdir -p "$root/html/soak"
+    [ -f "$root/html/soak/large.bin" ] || head -c 524288 /dev/zero >"$root/html/soak/large.bin"
+    [ -f "$root/html/soak/slow.bin" ] || head -c 1048576 /dev/zero >"$root/html/soak/slow.bin"
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
     bash "$0" stop # a server left by an earlier start would lose its pid file
     # Run as root, nginx would hand its worker to nobody, who may not read a checkout under /root.
@@ -38,6 +43,8 @@ http {
     server {
         listen 127.0.0.1:$port;
         root $root/html;
+        location = /soak/upload { return 204; }
+        location = /soak/slow.bin { limit_rate 1k; }
     }
 }
 CONF

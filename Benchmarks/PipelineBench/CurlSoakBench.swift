@@ -3,18 +3,44 @@ import HTTPPipeline
 import HTTPPipelineCurl
 import HTTPPipelineTesting
 
-/// `CurlTransport` held to flat memory over the loopback server: a 10,000-request soak (short
-/// buffered answers, 512 KiB streamed ones, uploads, a cancelled call in every hundred) with the
-/// resident size read after a warm-up and at the end (the server's record of the requests
-/// dropped first); and a 1 GiB download read chunk by chunk,
-/// with its peak resident size over the size before it.
+/// `CurlTransport` held to flat memory: a 10,000-request soak (short buffered answers, 512 KiB
+/// streamed ones, uploads, a call cancelled mid-transfer in every hundred) with the resident size
+/// read after a warm-up and at the end, against nginx when one is given (then the process holds
+/// the client alone) or the loopback server (its record of the requests dropped first); and a
+/// 1 GiB download from the loopback server read chunk by chunk, with its peak resident size over
+/// the size before it.
 enum CurlSoakBench {
+    /// Where the soak's four kinds of request go.
+    struct Target: Sendable {
+        let small, large, upload, slow: URL
+        /// Drops what the server keeps of the requests, when it is in this process.
+        let forget: @Sendable () -> Void
+
+        init(loopback server: LoopbackServer) {
+            let base = server.baseURL
+            small = base.appendingPathComponent("small")
+            large = base.appendingPathComponent("large")
+            upload = base.appendingPathComponent("upload")
+            slow = base.appendingPathComponent("slow")
+            forget = { server.forgetRequests() }
+        }
+
+        /// The paths `Scripts/nginx-server.sh` serves for the soak.
+        init(nginx base: URL) {
+            small = base.appendingPathComponent("e2e.json")
+            large = base.appendingPathComponent("soak/large.bin")
+            upload = base.appendingPathComponent("soak/upload")
+            slow = base.appendingPathComponent("soak/slow.bin")
+            forget = {}
+        }
+    }
+
     /// Growth above which the bench calls it a leak (as the pipeline soak does).
     static let residentMarginMegabytes = 4.0
     /// Peak growth above which the download did not hold flat memory.
     static let downloadMarginMegabytes = 16.0
 
-    static func measurements(requests: Int, failed: inout Bool) async -> [(String, Double)] {
+    static func measurements(requests: Int, nginx: URL?, failed: inout Bool) async -> [(String, Double)] {
         let server = LoopbackServer()
         server.route("GET", "/small", .init(body: EndToEndBench.body))
         server.route("GET", "/large", .init(body: .repeated(Data(count: 64 << 10), count: 8)))
@@ -30,18 +56,19 @@ enum CurlSoakBench {
         }
         defer { server.stop() }
         let transport = CurlTransport(configuration: .default)
-        var entries: [(String, Double)] = []
+        let target = nginx.map(Target.init(nginx:)) ?? Target(loopback: server)
+        var entries: [(String, Double)] = [("curl_soak_against_nginx", nginx == nil ? 0 : 1)]
         do {
-            try await soak(transport, server, requests: 1_000)
+            try await soak(transport, target, requests: 1_000)
             // The server keeps every request it received: not the transport's memory.
-            server.forgetRequests()
+            target.forget()
             ResidentMemory.trimHeap()
             let before = ResidentMemory.kilobytes("VmRSS:") ?? 0
             let clock = ContinuousClock()
             let start = clock.now
-            try await soak(transport, server, requests: requests)
+            try await soak(transport, target, requests: requests)
             let seconds = start.duration(to: clock.now).seconds
-            server.forgetRequests()
+            target.forget()
             ResidentMemory.trimHeap()
             let after = ResidentMemory.kilobytes("VmRSS:") ?? 0
             let growth = Double(after - before) / 1_000
@@ -62,12 +89,12 @@ enum CurlSoakBench {
     }
 
     /// `requests` requests, 16 at a time, each checked.
-    private static func soak(_ transport: CurlTransport, _ server: LoopbackServer, requests: Int) async throws {
+    private static func soak(_ transport: CurlTransport, _ target: Target, requests: Int) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<16 {
                 group.addTask {
                     for index in stride(from: worker, to: requests, by: 16) {
-                        try await one(index, transport, server)
+                        try await one(index, transport, target)
                     }
                 }
             }
@@ -75,27 +102,29 @@ enum CurlSoakBench {
         }
     }
 
-    private static func one(_ index: Int, _ transport: CurlTransport, _ server: LoopbackServer) async throws {
-        let base = server.baseURL
+    private static func one(_ index: Int, _ transport: CurlTransport, _ target: Target) async throws {
         switch index % 100 {
         case 0:
-            // Cancelled while it waits for the head.
-            let call = Task { try await transport.send(HTTPRequest(url: base.appendingPathComponent("slow"))) }
+            // Cancelled while it waits for the head (the loopback server) or mid-body (nginx).
+            let call = Task {
+                try await transport.send(HTTPRequest(url: target.slow)).body.collect(upTo: 64 << 20)
+            }
             try await Task.sleep(for: .milliseconds(2))
             call.cancel()
             guard case .failure(is CancellationError) = await call.result else { throw SoakFailure(index: index) }
         case 1..<10:
-            let response = try await transport.send(HTTPRequest(url: base.appendingPathComponent("large")))
+            let response = try await transport.send(HTTPRequest(url: target.large))
             guard try await response.body.collect(upTo: 1 << 20).count == 512 << 10 else {
                 throw SoakFailure(index: index)
             }
         case 10..<20:
-            let request = HTTPRequest(
-                method: .post, url: base.appendingPathComponent("upload"), body: HTTPBody(Data(count: 16 << 10)))
+            let request = HTTPRequest(method: .post, url: target.upload, body: HTTPBody(Data(count: 16 << 10)))
             guard try await transport.send(request).status == 204 else { throw SoakFailure(index: index) }
         default:
-            let response = try await transport.send(HTTPRequest(url: base.appendingPathComponent("small")))
-            guard response.body.bufferedData == EndToEndBench.body else { throw SoakFailure(index: index) }
+            let response = try await transport.send(HTTPRequest(url: target.small))
+            guard try await response.body.collect(upTo: 1 << 20) == EndToEndBench.body else {
+                throw SoakFailure(index: index)
+            }
         }
     }
 

@@ -26,8 +26,9 @@ struct Options {
           soak     the standard pipeline under injected faults, its invariants and memory checked
           e2e      requests per second over loopback sockets, the standard pipeline against bare
                    URLSessionTransport, and both over CurlTransport (its ratios to URLSession)
-          curl     CurlTransport over loopback: a soak (--curl-requests, 10,000 by default) and a
-                   1 GiB download, each held to flat resident memory
+          curl     CurlTransport: a soak (--curl-requests, 10,000 by default) against --nginx
+                   when given (else the loopback server) and a 1 GiB download over loopback,
+                   each held to flat resident memory
           stream   a large gzip download (and a plain one) over loopback, read chunk by chunk: the
                    standard pipeline, logging at body level, against bare URLSessionTransport, and
                    the resident memory the pipeline's download adds

@@ -87,7 +87,8 @@ func run(_ options: Options) async {
         report.extra += entries + EndToEndBench.curlSummary(entries, nginx: options.nginx != nil)
     }
     if options.suite == "all" || options.suite == "curl" {
-        report.extra += await CurlSoakBench.measurements(requests: options.curlRequests, failed: &failed)
+        report.extra += await CurlSoakBench.measurements(
+            requests: options.curlRequests, nginx: options.nginx, failed: &failed)
     }
     if options.suite == "all" || options.suite == "replay" {
         report.extra += await ReplayBench.measurements(rounds: options.rounds)

@@ -70,7 +70,7 @@ extension LoopbackServer.Core {
     private func answer(_ parsed: LoopbackServer.RequestParser.Parsed, on fd: Int32, wakeFD: Int32) -> Bool {
         let handler = receive(parsed.request)
         let response = handler?(parsed.request) ?? LoopbackServer.Response.notFound
-        guard wait(response.delay, wakeFD: wakeFD) else { return false }
+        guard wait(response.delay, on: fd, wakeFD: wakeFD) else { return false }
         if response.isRaw {
             if LoopbackServer.POSIX.sendAll(fd, response.body) {
                 closeGracefully(fd, wakeFD: wakeFD)
@@ -133,10 +133,12 @@ extension LoopbackServer.Core {
         return .received
     }
 
-    /// Waits for `delay` in slices, ending early when the server stops.
+    /// Waits for `delay` in slices, ending early when the server stops or the client closes the
+    /// connection (a cancelled call): its thread and connection end then, not when the delay has
+    /// passed.
     ///
-    /// - Returns: `false` if the server is stopping.
-    private func wait(_ delay: Duration, wakeFD: Int32) -> Bool {
+    /// - Returns: `false` if the server is stopping or the client has gone.
+    private func wait(_ delay: Duration, on fd: Int32, wakeFD: Int32) -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + delay
         while clock.now < deadline {
@@ -144,6 +146,7 @@ extension LoopbackServer.Core {
             if LoopbackServer.POSIX.wait(for: -1, wake: wakeFD, timeout: slice) == .woken {
                 return false
             }
+            if LoopbackServer.POSIX.peerHasClosed(fd) { return false }
         }
         return true
     }

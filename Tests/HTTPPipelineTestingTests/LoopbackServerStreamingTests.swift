@@ -87,6 +87,20 @@ import FoundationNetworking
         #expect(stopReturns(server, within: .seconds(1)), "stop() had not returned after 1 s")
     }
 
+    @Test("A delayed answer's connection ends when its client goes away during the delay, not when the delay ends")
+    func aDelayedAnswerEndsWhenTheClientGoesAway() async throws {
+        let server = try startedServer()
+        defer { server.stop() }
+        server.route("GET", "/late", .init(body: Data("late".utf8), delay: .seconds(3_600)))
+        let client = try LoopbackRawClient(port: server.port)
+        try client.send("GET /late HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try await eventually(within: .seconds(60)) { server.requests.count == 1 }
+        #expect(server.openConnections == 1)
+        client.close()
+
+        try await eventually(within: .seconds(60)) { server.openConnections == 0 }
+    }
+
     // MARK: On the wire
 
     @Test("A chunked body is framed on the wire as hex sizes, the chunks and one last empty chunk")
