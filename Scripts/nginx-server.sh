@@ -18,8 +18,8 @@ start)
     # The curl soak's files (pipeline-bench --suite curl --nginx URL): 512 KiB answers, and one
     # that trickles at 1 KiB/s for a call cancelled mid-body.
     mkdir -p "$root/html/soak"
-    [ -f "$root/html/soak/large.bin" ] || head -c 524288 /dev/zero >"$root/html/soak/large.bin"
-    [ -f "$root/html/soak/slow.bin" ] || head -c 1048576 /dev/zero >"$root/html/soak/slow.bin"
+    head -c 524288 /dev/zero >"$root/html/soak/large.bin"
+    head -c 1048576 /dev/zero >"$root/html/soak/slow.bin"
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
     bash "$0" stop # a server left by an earlier start would lose its pid file
     # Run as root, nginx would hand its worker to nobody, who may not read a checkout under /root.

@@ -56,7 +56,9 @@ struct Options {
           --e2e-requests N    requests per round of e2e (default 500)
           --curl-requests N   requests the curl soak sends (default 10000)
           --stream-mib N      decoded MiB each stream download carries (default 1024)
-          --nginx URL         e2e against this nginx too (or NGINX_URL in the environment)
+          --nginx URL         e2e against this nginx too, and the curl soak against it instead of
+                              the loopback server (or NGINX_URL in the environment; an nginx
+                              from Scripts/nginx-server.sh, which serves the soak's paths)
           --e2e-client NAME   e2e with one client only, sequential: bare, bare-headers (the three
                               fields the stack adds, already set), pipeline, curl or curl-pipeline
                               against the loopback server (against --nginx when given, so the

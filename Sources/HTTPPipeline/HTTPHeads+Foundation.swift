@@ -79,7 +79,7 @@ extension HTTPField {
         guard HTTPGrammar.isToken(name.utf8) else {
             throw .invalidRequest(reason: "a field name is not an HTTP token")
         }
-        guard !value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) else {
+        guard !HTTPGrammar.holdsLineBreakOrNUL(value.utf8) else {
             throw .invalidRequest(reason: "the value of \(name) holds CR, LF or NUL")
         }
     }

@@ -73,8 +73,8 @@ extension Pipeline where Middleware == MiddlewareStack {
     /// outermost.
     ///
     /// The array is folded once, here, into a chain of closures bound to `transport`, each
-    /// compiled for its layer's type: a request then costs one async call per layer and allocates
-    /// nothing.
+    /// compiled for its layer's type: a request then makes no call through an existential and
+    /// allocates nothing.
     ///
     /// - Parameters:
     ///   - transport: The transport the innermost layer hands requests to.

@@ -39,8 +39,9 @@ extension Cassette {
     }
 
     /// Adds the entry of one exchange, redacted, numbering its secrets under the lock, in its
-    /// place by `sequence` (when its request was sent); returns it and its index. Bodies are recorded decoded (the engine reads the text, and a replay
-    /// serves it plain); a body past `limit` as a summary of its size.
+    /// place by `sequence` (when its request was sent); returns it and its index at that moment.
+    /// Bodies are recorded decoded (the engine reads the text, and a replay serves it plain); a
+    /// body past `limit` as a summary of its size.
     func record(
         _ request: HTTPRequestHead,
         body requestBody: ExchangeRecording.Captured?,

@@ -28,12 +28,16 @@ public final class Cassette: Sendable {
         /// The order each entry's request was sent in, parallel to `entries`, ascending.
         var sequences: [Int]
         var nextSequence: Int
-        var placeholders = Placeholders()
+        var placeholders: Placeholders
 
         init(entries: [HAR.Entry]) {
             self.entries = entries
             sequences = Array(entries.indices)
             nextSequence = entries.count
+            // Wherever a placeholder stands in an entry (URL, headers, cookies, bodies, errors).
+            let text =
+                entries.isEmpty ? "" : (try? JSONEncoder().encode(entries)).map { String(decoding: $0, as: UTF8.self) }
+            placeholders = Placeholders(after: Placeholders.numbers(in: text ?? "").max() ?? 0)
         }
 
         /// Takes the number of a request being sent now.
@@ -82,7 +86,10 @@ public final class Cassette: Sendable {
         redactor = CassetteRedactor(redaction: redaction)
     }
 
-    /// The entries recorded so far, in the order their requests were sent.
+    /// The entries recorded so far, in the order their requests reached the recording transport
+    /// (which may differ from the order a transport below put them on the wire). An entry is
+    /// added when its exchange is whole, in its place: a request sent earlier but answered later
+    /// lands before entries already here.
     public var entries: [HAR.Entry] {
         state.withLock { $0.entries }
     }

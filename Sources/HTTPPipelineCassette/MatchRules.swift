@@ -10,9 +10,12 @@ public import Foundation
 ///
 /// In compared headers a secret also keeps its placeholder for the rest of the replay: once a
 /// live token has been served an entry recorded with `<redacted-1>`, it goes to entries with
-/// `<redacted-1>` first, and another token to entries without it. So a stale token's 401 and a
-/// fresh one's 200 are told apart whatever order concurrent callers send them in; where no
-/// unserved entry agrees, the first matching one is served.
+/// `<redacted-1>` first, and another token to entries without it; where no unserved entry
+/// agrees, the first matching one is served. So when each secret's first request meets its own
+/// recorded placeholder first (as in a token refresh: the stale token's 401 comes before there
+/// is a fresh token), a stale token's later requests and a fresh one's are told apart however
+/// concurrent callers interleave them. A secret is tied to the placeholder it meets first: one
+/// dummy token sent for two recorded ones follows the first one's entries, then the other's.
 ///
 /// ```swift
 /// let rules = MatchRules.default

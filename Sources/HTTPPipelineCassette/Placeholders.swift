@@ -5,15 +5,24 @@ import Foundation
 ///
 /// The secrets themselves stay in memory, as keys of this table; only placeholders are written.
 struct Placeholders: Sendable {
-    /// The number of each secret seen, from 1.
+    /// The number of each secret seen.
     private var numbers: [String: Int] = [:]
+    /// The highest number given, or found in the entries the cassette was loaded with.
+    private var highest: Int
+
+    /// A table whose first new secret gets `highest + 1`: a cassette loaded from a file numbers
+    /// the secrets it records next after the file's own, so that one number never stands for two
+    /// secrets within the file.
+    init(after highest: Int = 0) {
+        self.highest = highest
+    }
 
     /// The placeholder of a secret: `<redacted-1>` for the first one seen, and so on.
     mutating func placeholder(for secret: String) -> String {
         if let number = numbers[secret] { return Self.placeholder(number) }
-        let number = numbers.count + 1
-        numbers[secret] = number
-        return Self.placeholder(number)
+        highest += 1
+        numbers[secret] = highest
+        return Self.placeholder(highest)
     }
 
     static func placeholder(_ number: Int) -> String {

@@ -48,12 +48,17 @@ public struct ReplayingTransport: HTTPTransport {
             self.served.append(served)
         }
 
-        /// Whether serving an entry under these pairs keeps every secret to one placeholder.
+        /// Whether serving an entry under these pairs keeps every secret to one placeholder: with
+        /// the bindings made so far, and among the pairs themselves.
         func agrees(with pairs: [(secret: String, number: Int)]) -> Bool {
-            pairs.allSatisfy {
-                (numberOfSecret[$0.secret] ?? $0.number) == $0.number
-                    && (secretOfNumber[$0.number] ?? $0.secret) == $0.secret
+            for (index, pair) in pairs.enumerated() {
+                if let bound = numberOfSecret[pair.secret], bound != pair.number { return false }
+                if let bound = secretOfNumber[pair.number], bound != pair.secret { return false }
+                for other in pairs[..<index] where (other.secret == pair.secret) != (other.number == pair.number) {
+                    return false
+                }
             }
+            return true
         }
 
         /// Marks an entry served, binding its pairs' secrets to their placeholders.
@@ -128,7 +133,8 @@ public struct ReplayingTransport: HTTPTransport {
         case (.unmatched(let error), .strict): throw error
         case (.unmatched, .passThrough(let transport)): return try await transport.send(request)
         case (.unmatched, .recordMissing(let transport)):
-            // Indexed once recorded (a streamed body when it ends), under the entry's own number.
+            // Indexed once recorded (a streamed body when it ends), under the entry's position at
+            // that moment (messages name it; an earlier request recorded later moves it on by one).
             let (index, rules, redaction) = (self.index, rules, cassette.redactor.redaction)
             return try await cassette.exchangeRecording(request, over: transport, bodyLimit: bodyLimit) {
                 entry, position in

@@ -27,7 +27,8 @@ extension LoopbackServer {
         /// The body and how it is sent: whole, chunked, dripped, cut short or never-ending.
         public var content: Body
         /// How long to wait before answering. The wait ends early, without an answer, when the
-        /// server stops.
+        /// server stops or the client goes away: a client that closes its connection (or only
+        /// its sending side) during the delay is taken as gone, within 50 ms.
         public var delay: Duration
         /// Whether ``body`` is sent verbatim instead of an HTTP response.
         var isRaw = false

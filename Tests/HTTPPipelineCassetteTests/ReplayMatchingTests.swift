@@ -126,7 +126,7 @@ import Testing
         )
     }
 
-    @Test func aSecretKeepsItsPlaceholderSoAStaleTokenAndAFreshOneAreToldApartInAnyOrder() async throws {
+    @Test func aSecretKeepsItsPlaceholderSoAStaleTokensRequestsAndAFreshOnesAreToldApartWhenInterleaved() async throws {
         let url = testURL("https://api.example.com/me")
         func sent(_ token: String) -> HTTPRequest {
             HTTPRequest(url: url, fields: ["Authorization": "Bearer \(token)"])
@@ -145,6 +145,60 @@ import Testing
             statuses.append(try await replay.send(sent(token)).status)
         }
         #expect(statuses == [401, 401, 200, 200])
+    }
+
+    @Test func oneDummyTokenSentForTwoRecordedOnesFollowsTheFirstOnesEntriesThenTheOthers() async throws {
+        let url = testURL("https://api.example.com/jobs/1")
+        func sent(_ token: String) -> HTTPRequest {
+            HTTPRequest(url: url, fields: ["Authorization": "Bearer \(token)"])
+        }
+        let cassette = try await recordedCassette(
+            [sent("alice-abcdef123"), sent("bob-zyxwvu987"), sent("alice-abcdef123"), sent("bob-zyxwvu987")],
+            reply: numberedReplies())
+        let replay = try ReplayingTransport(cassette, rules: .default.matchingHeaders(["Authorization"]))
+        var bodies: [String] = []
+        for _ in 0..<4 {
+            let response = try await replay.send(sent("dummy-000000"))
+            bodies.append(String(decoding: response.body.bufferedData ?? Data(), as: UTF8.self))
+        }
+        #expect(bodies == ["1", "3", "2", "4"])
+    }
+
+    @Test func aRequestWhoseSecretsClashWithAnEntrysPlaceholdersBindsNothing() async throws {
+        let url = testURL("https://api.example.com/pair")
+        func sent(_ first: String, _ second: String) -> HTTPRequest {
+            HTTPRequest(
+                url: url, fields: ["Authorization": "Bearer \(first)", "Proxy-Authorization": "Bearer \(second)"])
+        }
+        // Recorded with one secret in both headers (<1>, <1>), then another (<2>, <2>), then the first.
+        let cassette = try await recordedCassette(
+            [
+                sent("same-abcdef123", "same-abcdef123"), sent("other-zyxwvu987", "other-zyxwvu987"),
+                sent("same-abcdef123", "same-abcdef123"),
+            ],
+            reply: numberedReplies())
+        #expect(cassette.entries.first?.request.headers.filter { $0.value == "<redacted-1>" }.count == 2)
+        let replay = try ReplayingTransport(
+            cassette, rules: .default.matchingHeaders(["Authorization", "Proxy-Authorization"]))
+        // Two live secrets where the entry has one: served in order, and neither bound to <1>.
+        let first = try await replay.send(sent("live-a-111111", "live-b-222222"))
+        #expect(first.body.bufferedData == Data("1".utf8))
+        let second = try await replay.send(sent("live-a-111111", "live-a-111111"))
+        #expect(second.body.bufferedData == Data("2".utf8), "live-a was not tied to <1> by the clashing request")
+    }
+
+    @Test func aCassetteLoadedFromAFileNumbersTheSecretsItRecordsAfterTheFilesOwn() async throws {
+        let recorded = try await recordedCassette([
+            HTTPRequest(
+                url: testURL("https://api.example.com/old"), fields: ["Authorization": "Bearer first-abcdef123"])
+        ])
+        let loaded = try Cassette(data: try recorded.harData())
+        let replay = try ReplayingTransport(loaded, mode: .recordMissing(over: ScriptedTransport { _ in .ok("live") }))
+        _ = try await replay.send(
+            HTTPRequest(
+                url: testURL("https://api.example.com/new"), fields: ["Authorization": "Bearer second-zyxwvu987"]))
+        let values = loaded.entries.flatMap { $0.request.headers.filter { $0.name == "Authorization" }.map(\.value) }
+        #expect(values == ["<redacted-1>", "<redacted-2>"])
     }
 
     @Test func aSecretWithNoAgreeingEntryLeftIsServedTheFirstMatchingOne() async throws {

@@ -23,8 +23,8 @@ enum InteropCassettes {
 
     /// How a replay matches: method, path and query, and the credential and cookie sent (their
     /// scheme and name; values are compared redacted, each live secret keeping the placeholder it
-    /// was first served under), so a stale token's 401 and a fresh one's 200 are told apart
-    /// whatever order concurrent callers recorded or replay them in. Not the origin: a
+    /// was first served under), so a stale token's 401s and a fresh one's 200s are told apart
+    /// however concurrent callers interleave them. Not the origin: a
     /// loopback server's port changes from run to run.
     static let rules = MatchRules.default.matchingHeaders(["Authorization", "Cookie"]).ignoringOrigin()
 

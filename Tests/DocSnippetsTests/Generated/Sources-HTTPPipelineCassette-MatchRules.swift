@@ -10,9 +10,9 @@ import HTTPPipelineCassette
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipelineCassette/MatchRules.swift:18
-@MainActor private func snippetAtLine18() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineCassette/MatchRules.swift", line: 18)
+// Sources/HTTPPipelineCassette/MatchRules.swift:21
+@MainActor private func snippetAtLine21() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineCassette/MatchRules.swift", line: 21)
 let rules = MatchRules.default
     .ignoringQueryItems(["timestamp"])
     .matchingHeaders(["Accept"])
