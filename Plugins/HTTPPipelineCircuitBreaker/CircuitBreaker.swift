@@ -38,10 +38,15 @@ final class CircuitBreaker: Sendable {
 
     struct State: Sendable {
         var circuits: [String: Circuit] = [:]
+        /// How many circuits there may be before the idle ones are dropped, as a new key arrives.
+        var sweepAt = CircuitBreaker.sweepFloor
         /// Changes not yet reported, oldest first, and whether a caller is reporting them.
         var outbox: [CircuitStateChange] = []
         var reporting = false
     }
+
+    /// The fewest circuits at which idle ones are looked for.
+    static let sweepFloor = 256
 
     let policy: CircuitBreakerPolicy
     let timeline: Timeline
@@ -79,6 +84,7 @@ final class CircuitBreaker: Sendable {
     }
 
     private func admit(_ key: String, now: Duration, in state: inout State) -> Result<Ticket, CircuitOpenError> {
+        if state.circuits[key] == nil, state.circuits.count >= state.sweepAt { sweep(now: now, in: &state) }
         var circuit = state.circuits[key] ?? Circuit()
         defer { state.circuits[key] = circuit }
         if case .open(let until) = circuit.phase {
@@ -115,8 +121,25 @@ final class CircuitBreaker: Sendable {
         if changed { report() }
     }
 
+    /// Drops the circuits that are closed with nothing in their window: they know nothing a new
+    /// circuit would not, so one client calling ever more origins (or context keys) holds only
+    /// the circuits used within a sampling duration, and the open and half-open ones. Runs when
+    /// the count doubles, so its cost is spread over the keys added.
+    private func sweep(now: Duration, in state: inout State) {
+        state.circuits = state.circuits.filter { _, circuit in
+            guard case .closed(let window) = circuit.phase else { return true }
+            return window.totals(at: now, window: policy.samplingDuration).calls > 0
+        }
+        state.sweepAt = max(Self.sweepFloor, state.circuits.count * 2)
+    }
+
+    /// How many circuits the breaker holds now.
+    var circuitCount: Int { state.withLock { $0.circuits.count } }
+
     private func record(_ ticket: Ticket, failure: Bool?, now: Duration, in state: inout State) {
-        guard var circuit = state.circuits[ticket.key], circuit.generation == ticket.generation else { return }
+        // A closed circuit dropped as idle while this call was in flight starts again with it.
+        let kept = state.circuits[ticket.key] ?? (ticket.probe ? nil : Circuit(generation: ticket.generation))
+        guard var circuit = kept, circuit.generation == ticket.generation else { return }
         defer { state.circuits[ticket.key] = circuit }
         switch circuit.phase {
         case .closed(var window):

@@ -31,7 +31,10 @@ public import HTTPPipeline
 /// goes to `onStateChange`, in the order the changes happened, never under a lock; its
 /// description is a log line (`circuit https://api.example.com:443: closed -> open`).
 ///
-/// All copies of one middleware value share their circuits.
+/// All copies of one middleware value share their circuits. A circuit that is closed with no
+/// call judged in the last sampling duration is dropped when new keys arrive (it knows nothing a
+/// new one would not), so a client that calls ever more origins holds the circuits of the
+/// origins it used lately and the open ones, not one per origin it ever called.
 ///
 /// ## Ordering
 /// - **Inside retry**: the breaker judges every attempt, so a failing service opens it after
@@ -97,6 +100,9 @@ public struct CircuitBreakerMiddleware: HTTPMiddleware {
             throw error
         }
     }
+
+    /// How many circuits the breaker holds now (idle closed ones are dropped as new keys come).
+    package var circuitCount: Int { breaker.circuitCount }
 
     /// The circuit a request belongs to: its context's key, else its origin.
     static func key(of request: HTTPRequest) -> String {

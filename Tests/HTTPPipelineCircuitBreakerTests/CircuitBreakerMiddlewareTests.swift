@@ -240,4 +240,29 @@ import Testing
         let report = await MiddlewareContract().check { CircuitBreakerMiddleware(clock: ManualClock()) }
         #expect(report.violations.isEmpty, "\(report)")
     }
+
+    @Test func circuitsOfOriginsNotCalledWithinTheSamplingDurationAreDroppedSoManyOriginsDoNotGrowMemory()
+        async throws
+    {
+        let clock = ManualClock()
+        let breaker = CircuitBreakerMiddleware(
+            policy: CircuitBreakerPolicy(minimumThroughput: 2, samplingDuration: .seconds(10)), clock: clock)
+        let transport = ScriptedTransport(clock: clock) { request in
+            request.url.host == "failing.example.invalid" ? .status(503) : .ok()
+        }
+        let pipeline = Pipeline(transport: transport) { breaker }
+        // One origin opens its circuit; then 3,000 other origins are each called once, a second apart.
+        for _ in 0..<2 { _ = await call(pipeline, HTTPRequest(url: url(host: "failing.example.invalid"))) }
+        #expect(breaker.state(for: HTTPRequest(url: url(host: "failing.example.invalid"))) == .open)
+        for index in 0..<3_000 {
+            clock.advance(by: .seconds(1))
+            _ = try await pipeline.send(HTTPRequest(url: url(host: "host\(index).example.invalid")))
+        }
+        #expect(transport.requests.count == 3_002)
+        let held = breaker.circuitCount
+        #expect(held <= 2 * 256, "held \(held) circuits")
+        // What was dropped was idle: the open circuit is kept, and recent origins still count.
+        let failing = breaker.state(for: HTTPRequest(url: url(host: "failing.example.invalid")))
+        #expect(failing != CircuitState.closed)
+    }
 }
