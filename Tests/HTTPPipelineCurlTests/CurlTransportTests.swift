@@ -36,6 +36,22 @@ struct CurlTransportTests {
         #expect(recorded.header("Cookie") == nil)
     }
 
+    @Test func aConfiguredProxyReceivesThePlainRequestInAbsoluteFormWithTheOriginsHost() async throws {
+        let proxy = try LoopbackServer.started()
+        defer { proxy.stop() }
+        proxy.route("GET", "/books/1", .init(body: Data("from the proxy".utf8)))
+        var configuration = CurlTransport.Configuration.default
+        configuration.proxy = .url(proxy.baseURL.absoluteString)
+        // An origin that does not resolve: only the proxy can answer.
+        let response = try await CurlTransport(configuration: configuration).send(
+            HTTPRequest(url: try #require(URL(string: "http://books.example.invalid/books/1"))))
+        #expect(response.status == 200)
+        #expect(try await response.body.collect(upTo: 1 << 10) == Data("from the proxy".utf8))
+        let recorded = try #require(proxy.requests.first)
+        #expect(recorded.target == "http://books.example.invalid/books/1")
+        #expect(recorded.header("Host") == "books.example.invalid")
+    }
+
     @Test func aGetWithABodyGoesAsAGetWithItsBody() async throws {
         let server = try LoopbackServer.started()
         defer { server.stop() }
