@@ -25,9 +25,7 @@ final class SessionExchange: Sendable {
         // only touched under this state's lock.
         var task: URLSessionTask?
         var headWaiter: CheckedContinuation<URLResponse, any Error>?
-        var chunks: [Data] = []
-        var nextChunk = 0
-        var queuedBytes = 0
+        var queue = ChunkQueue()
         var spill: SpillFile?
         var spillError: (any Error)?
         var end: Result<Void, any Error>?
@@ -126,9 +124,8 @@ final class SessionExchange: Sendable {
                 return (waiter, nil)
             }
             let spilling = state.spill?.hasUnread ?? false
-            guard spilling || state.queuedBytes + data.count > Self.memoryLimit else {
-                state.chunks.append(data)
-                state.queuedBytes += data.count
+            guard spilling || state.queue.bytes + data.count > Self.memoryLimit else {
+                state.queue.append(data)
                 return (nil, nil)
             }
             do {
@@ -189,17 +186,7 @@ final class SessionExchange: Sendable {
             case wait
         }
         let step = state.withLock { state -> Step in
-            if state.nextChunk < state.chunks.endIndex {
-                let chunk = state.chunks[state.nextChunk]
-                state.chunks[state.nextChunk] = Data()
-                state.nextChunk += 1
-                if state.nextChunk == state.chunks.endIndex {
-                    state.chunks.removeAll(keepingCapacity: true)
-                    state.nextChunk = 0
-                }
-                state.queuedBytes -= chunk.count
-                return .chunk(chunk)
-            }
+            if let chunk = state.queue.take() { return .chunk(chunk) }
             if let spill = state.spill, spill.hasUnread {
                 do {
                     let chunk = try spill.read(upTo: Self.spillReadSize)
@@ -229,7 +216,7 @@ final class SessionExchange: Sendable {
                 return try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { continuation in
                         let ready = state.withLock { state -> Bool in
-                            let queued = state.nextChunk < state.chunks.endIndex || (state.spill?.hasUnread ?? false)
+                            let queued = !state.queue.isEmpty || (state.spill?.hasUnread ?? false)
                             if queued || state.end != nil || state.spillError != nil { return true }
                             state.readWaiter = continuation
                             return false

@@ -29,9 +29,7 @@ final class CurlTransfer: Sendable {
     private struct State: Sendable {
         var headWaiter: CheckedContinuation<Head, any Error>?
         var headDelivered = false
-        var chunks: [Data] = []
-        var nextChunk = 0
-        var queuedBytes = 0
+        var queue = ChunkQueue()
         var receivePaused = false
         var cancelled = false
         var end: Result<Void, any Error>?
@@ -98,12 +96,11 @@ final class CurlTransfer: Sendable {
                 state.readWaiter = nil
                 return .some(waiter)
             }
-            guard state.queuedBytes < Self.highWater else {
+            guard state.queue.bytes < Self.highWater else {
                 state.receivePaused = true
                 return nil
             }
-            state.chunks.append(Data(bytes: bytes, count: count))
-            state.queuedBytes += count
+            state.queue.append(Data(bytes: bytes, count: count))
             return .some(nil)
         }
         switch waiter {
@@ -186,17 +183,9 @@ final class CurlTransfer: Sendable {
     }
 
     private static func take(from state: inout State) -> Step? {
-        if state.nextChunk < state.chunks.endIndex {
-            let chunk = state.chunks[state.nextChunk]
-            state.chunks[state.nextChunk] = Data()
-            state.nextChunk += 1
-            if state.nextChunk == state.chunks.endIndex {
-                state.chunks.removeAll(keepingCapacity: true)
-                state.nextChunk = 0
-            }
-            state.queuedBytes -= chunk.count
+        if let chunk = state.queue.take() {
             // The transfer paused on a full queue; it goes on once the reader has made room.
-            let resume = state.receivePaused && state.queuedBytes <= lowWater
+            let resume = state.receivePaused && state.queue.bytes <= lowWater
             if resume { state.receivePaused = false }
             return .chunk(chunk, resume: resume)
         }
