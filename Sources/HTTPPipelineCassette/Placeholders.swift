@@ -64,17 +64,26 @@ struct Placeholders: Sendable {
     /// The numbers of the placeholders in `text`, in order: `[2, 1]` for
     /// `Bearer <redacted-2>, <redacted-1>`.
     static func numbers(in text: String) -> [Int] {
-        var numbers: [Int] = []
+        occurrences(in: text).compactMap(\.number)
+    }
+
+    /// Each `<redacted-N>` in `text`, in order: where it stands, and its number (`nil` for one
+    /// too long for an `Int`).
+    static func occurrences(in text: String) -> [(range: Range<String.Index>, number: Int?)] {
+        var found: [(range: Range<String.Index>, number: Int?)] = []
         var rest = Substring(text)
         while let range = rest.range(of: "<redacted-") {
             let after = rest[range.upperBound...]
             let digits = after.prefix { $0.isASCII && $0.isNumber }
-            if !digits.isEmpty, after.dropFirst(digits.count).first == ">", let number = Int(digits) {
-                numbers.append(number)
+            if !digits.isEmpty, after.dropFirst(digits.count).first == ">" {
+                let end = after.index(after: digits.endIndex)
+                found.append((range.lowerBound..<end, Int(digits)))
+                rest = after[end...]
+            } else {
+                rest = after
             }
-            rest = after
         }
-        return numbers
+        return found
     }
 
     /// Whether `text` may hold `mark`: it holds the mark's first byte. Most values hold no
@@ -137,21 +146,16 @@ struct Placeholders: Sendable {
     /// `text` with every `<redacted-N>` written as the plain mark: what a live request redacted
     /// by the engine is compared with, since a placeholder stands for whatever secret was there.
     static func normalized(_ text: String, mark: String) -> String {
-        guard firstIndex(of: Array("<redacted-".utf8), in: Array(text.utf8), from: 0) != nil else { return text }
+        guard mayHold("<", text) else { return text }
+        let found = occurrences(in: text)
+        guard !found.isEmpty else { return text }
         var result = ""
-        var rest = Substring(text)
-        while let range = rest.range(of: "<redacted-") {
-            result += rest[..<range.lowerBound]
-            let after = rest[range.upperBound...]
-            let digits = after.prefix { $0.isASCII && $0.isNumber }
-            if !digits.isEmpty, after.dropFirst(digits.count).first == ">" {
-                result += mark
-                rest = after.dropFirst(digits.count + 1)
-            } else {
-                result += "<redacted-"
-                rest = after
-            }
+        var start = text.startIndex
+        for (range, _) in found {
+            result += text[start..<range.lowerBound]
+            result += mark
+            start = range.upperBound
         }
-        return result + rest
+        return result + text[start...]
     }
 }
