@@ -41,5 +41,9 @@ public struct MiddlewareStack: HTTPMiddleware, _LayerComposite {
         try await layers.intercept(request, next: next)
     }
 
+    /// Each layer bound to the rest, innermost first.
+    @inlinable
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext { layers._bound(to: next) }
+
     var _layers: [any HTTPMiddleware] { layers._layers }
 }

@@ -19,5 +19,9 @@ public struct _AnyMiddleware: HTTPMiddleware, _LayerComposite {
         try await base.intercept(request, next: next)
     }
 
+    /// The wrapped layer's own binding, compiled for its type.
+    @inlinable
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext { base._bound(to: next) }
+
     var _layers: [any HTTPMiddleware] { HTTPPipeline.layers(of: base) }
 }

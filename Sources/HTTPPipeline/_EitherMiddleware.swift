@@ -17,6 +17,15 @@ public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HT
         }
     }
 
+    /// The chosen branch bound to `next`.
+    @inlinable
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        switch self {
+        case .first(let middleware): middleware._bound(to: next)
+        case .second(let middleware): middleware._bound(to: next)
+        }
+    }
+
     var _layers: [any HTTPMiddleware] {
         switch self {
         case .first(let middleware): layers(of: middleware)

@@ -14,5 +14,9 @@ public struct _IdentityMiddleware: HTTPMiddleware, _LayerComposite {
         try await next(request)
     }
 
+    /// `next` itself.
+    @inlinable
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext { next }
+
     var _layers: [any HTTPMiddleware] { [] }
 }

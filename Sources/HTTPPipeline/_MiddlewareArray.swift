@@ -36,5 +36,15 @@ public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, _LayerC
         }
     }
 
+    /// Each element bound to the rest, innermost first.
+    @inlinable
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        // A loop, not `reduce`: a function value passed through a generic is reabstracted, a
+        // thunk of two async calls more on every request.
+        var chain = next
+        for element in elements.reversed() { chain = element._bound(to: chain) }
+        return chain
+    }
+
     var _layers: [any HTTPMiddleware] { elements.flatMap { layers(of: $0) } }
 }

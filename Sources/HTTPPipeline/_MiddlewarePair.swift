@@ -22,5 +22,12 @@ public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTT
         }
     }
 
+    /// The inner layer bound to `next`, then the outer one bound to that: one closure per
+    /// layer, the pair itself gone.
+    @inlinable
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        outer._bound(to: inner._bound(to: next))
+    }
+
     var _layers: [any HTTPMiddleware] { layers(of: outer) + layers(of: inner) }
 }

@@ -20,5 +20,15 @@ public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _Lay
         return try await wrapped.intercept(request, next: next)
     }
 
+    /// The wrapped layer bound to `next`; when there is none, `next` itself: a layer left out
+    /// costs nothing.
+    @inlinable
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        // No `??` and no optional closure: a function value passed through a generic is
+        // reabstracted, a thunk of two async calls more on every request.
+        guard let wrapped else { return next }
+        return wrapped._bound(to: next)
+    }
+
     var _layers: [any HTTPMiddleware] { wrapped.map { layers(of: $0) } ?? [] }
 }
