@@ -145,3 +145,9 @@ public struct AuthMiddleware: HTTPMiddleware {
         try await store.replace(with: credential)
     }
 }
+
+extension AuthMiddleware {
+    /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
+    /// holding it binds each layer once when built (one async call a layer).
+    public static var _bindsWhenBuilt: Bool { true }
+}

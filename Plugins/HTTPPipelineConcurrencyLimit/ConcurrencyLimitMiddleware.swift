@@ -109,3 +109,9 @@ public struct ConcurrencyLimitMiddleware: HTTPMiddleware {
         return limiter.holding(response)
     }
 }
+
+extension ConcurrencyLimitMiddleware {
+    /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
+    /// holding it binds each layer once when built (one async call a layer).
+    public static var _bindsWhenBuilt: Bool { true }
+}

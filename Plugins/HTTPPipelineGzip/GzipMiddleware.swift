@@ -141,3 +141,9 @@ public struct GzipMiddleware: HTTPMiddleware {
         return HTTPResponse(head: head, body: HTTPBody(body))
     }
 }
+
+extension GzipMiddleware {
+    /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
+    /// holding it binds each layer once when built (one async call a layer).
+    public static var _bindsWhenBuilt: Bool { true }
+}

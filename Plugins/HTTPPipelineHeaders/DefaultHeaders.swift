@@ -67,3 +67,9 @@ public struct DefaultHeaders: HTTPMiddleware {
         return try await next(request)
     }
 }
+
+extension DefaultHeaders {
+    /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
+    /// holding it binds each layer once when built (one async call a layer).
+    public static var _bindsWhenBuilt: Bool { true }
+}

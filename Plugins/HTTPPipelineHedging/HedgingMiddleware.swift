@@ -116,3 +116,9 @@ public struct HedgingMiddleware: HTTPMiddleware {
         return try await hedged(request, policy: policy, next: next)
     }
 }
+
+extension HedgingMiddleware {
+    /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
+    /// holding it binds each layer once when built (one async call a layer).
+    public static var _bindsWhenBuilt: Bool { true }
+}

@@ -185,3 +185,9 @@ public struct LoggingMiddleware: HTTPMiddleware {
         try? sink.write(record)
     }
 }
+
+extension LoggingMiddleware {
+    /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
+    /// holding it binds each layer once when built (one async call a layer).
+    public static var _bindsWhenBuilt: Bool { true }
+}

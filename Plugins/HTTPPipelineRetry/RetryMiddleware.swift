@@ -216,3 +216,9 @@ public struct RetryMiddleware: HTTPMiddleware {
         return keyed
     }
 }
+
+extension RetryMiddleware {
+    /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
+    /// holding it binds each layer once when built (one async call a layer).
+    public static var _bindsWhenBuilt: Bool { true }
+}

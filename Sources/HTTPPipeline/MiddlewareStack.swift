@@ -41,6 +41,10 @@ public struct MiddlewareStack: HTTPMiddleware, _LayerComposite {
         try await layers.intercept(request, next: next)
     }
 
+    /// `true`: its layers are called through existentials, which nothing inlines.
+    @inlinable
+    public static var _bindsWhenBuilt: Bool { true }
+
     /// Each layer bound to the rest, innermost first.
     @inlinable
     public func _bound(to next: @escaping HTTPNext) -> HTTPNext { layers._bound(to: next) }

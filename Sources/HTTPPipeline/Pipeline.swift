@@ -48,30 +48,16 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
     init(composing middleware: Middleware, over transport: Transport) {
         self.middleware = middleware
         self.transport = transport
-        if let chosen = middleware as? any _ComposedWhenBuilt {
+        if Middleware._bindsWhenBuilt {
+            // Plugins from other modules: one closure per layer present, bound here.
+            self.composed = middleware._bound(to: { request in try await transport.send(request) })
+        } else if let chosen = middleware as? any _ComposedWhenBuilt {
             self.composed = chosen._composed(over: transport)
         } else {
             self.composed = { request in
                 try await middleware.intercept(request) { request in try await transport.send(request) }
             }
         }
-    }
-
-    /// Builds a pipeline from a block of middleware whose chain is folded once, here, into one
-    /// closure per layer present (each layer's `_bound(to:)`), a layer left out by an `if` or an
-    /// `Optional` folded away: for layers from other modules, whose `intercept` cannot be inlined
-    /// into the block's composed chain, this makes one async call per layer instead of three or
-    /// four (the pair, the `next` closure, the optional and the layer). ``StandardPipeline`` is
-    /// built this way.
-    @inlinable
-    package init(
-        bindingEachLayerOver transport: Transport,
-        @MiddlewareBuilder _ middleware: () throws -> Middleware
-    ) rethrows {
-        let middleware = try middleware()
-        self.middleware = middleware
-        self.transport = transport
-        self.composed = middleware._bound(to: { request in try await transport.send(request) })
     }
 
     /// Sends a request through every layer, outermost first, then the transport.

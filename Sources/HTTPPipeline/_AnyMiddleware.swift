@@ -19,6 +19,10 @@ public struct _AnyMiddleware: HTTPMiddleware, _LayerComposite {
         try await base.intercept(request, next: next)
     }
 
+    /// `true`: called through an existential, which nothing inlines.
+    @inlinable
+    public static var _bindsWhenBuilt: Bool { true }
+
     /// The wrapped layer's own binding, compiled for its type.
     @inlinable
     public func _bound(to next: @escaping HTTPNext) -> HTTPNext { base._bound(to: next) }

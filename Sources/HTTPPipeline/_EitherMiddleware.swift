@@ -17,6 +17,10 @@ public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HT
         }
     }
 
+    /// Bound when either branch is.
+    @inlinable
+    public static var _bindsWhenBuilt: Bool { First._bindsWhenBuilt || Second._bindsWhenBuilt }
+
     /// The chosen branch bound to `next`.
     @inlinable
     public func _bound(to next: @escaping HTTPNext) -> HTTPNext {

@@ -36,6 +36,10 @@ public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, _LayerC
         }
     }
 
+    /// Bound when its element type is.
+    @inlinable
+    public static var _bindsWhenBuilt: Bool { Element._bindsWhenBuilt }
+
     /// Each element bound to the rest, innermost first.
     @inlinable
     public func _bound(to next: @escaping HTTPNext) -> HTTPNext {

@@ -22,6 +22,10 @@ public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTT
         }
     }
 
+    /// Bound when either side is.
+    @inlinable
+    public static var _bindsWhenBuilt: Bool { Outer._bindsWhenBuilt || Inner._bindsWhenBuilt }
+
     /// The inner layer bound to `next`, then the outer one bound to that: one closure per
     /// layer, the pair itself gone.
     @inlinable

@@ -20,6 +20,10 @@ public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _Lay
         return try await wrapped.intercept(request, next: next)
     }
 
+    /// Bound when the wrapped layer is.
+    @inlinable
+    public static var _bindsWhenBuilt: Bool { Wrapped._bindsWhenBuilt }
+
     /// The wrapped layer bound to `next`; when there is none, `next` itself: a layer left out
     /// costs nothing.
     @inlinable

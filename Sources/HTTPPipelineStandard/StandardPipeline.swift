@@ -79,10 +79,9 @@ public enum StandardPipeline {
         let hedging = options.hedging
         let logging = options.logging.map { LoggingMiddleware(level: $0.level, sink: $0.sink, redaction: $0.redaction) }
         let gzip = options.gzip.map { GzipMiddleware($0) }
-        // Each layer is bound to the one below it once, here: one async call per layer present
-        // and none for a layer left out (the plugins' `intercept`s live in other modules, so a
-        // block composed and inlined as a user's own is would make three or four calls a layer).
-        return Pipeline(bindingEachLayerOver: transport) {
+        // The plugins bind when built (`_bindsWhenBuilt`): one async call per layer present and
+        // none for a layer left out.
+        return Pipeline(transport: transport) {
             // Two branches, chosen once when the pipeline is built: with nothing inserted, the
             // built-in layers alone; with insertions, one run-time stack. A plugin that joins the
             // stack goes in both, in the same place.

@@ -3,15 +3,32 @@ import HTTPPipeline
 import HTTPPipelineTesting
 import Testing
 
-/// A pipeline whose block is bound layer by layer (what `StandardPipeline` builds) behaves as the
-/// same block composed: the same layers, in the same order, each call included.
+/// A pipeline whose block holds a layer that binds when built (as the plugins do) is bound layer
+/// by layer, and behaves as the same block composed: the same layers, in the same order, each call
+/// included.
 @Suite struct PipelineBindingTests {
+    /// `Trail`, marked as the plugins are.
+    struct BindingTrail: HTTPMiddleware {
+        static var _bindsWhenBuilt: Bool { true }
+        let trail: Trail
+        var name: String { trail.name }
+
+        init(tag: String) { trail = Trail(tag: tag) }
+
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+            try await trail.intercept(request, next: next)
+        }
+    }
+
     @Test(arguments: [true, false])
     func aBlockBoundLayerByLayerRunsTheSameLayersInTheSameOrderAsTheComposedBlock(branch: Bool) async throws {
         let absent: Trail? = nil
         let present: Trail? = Trail(tag: "present")
+        let boundAbsent: BindingTrail? = nil
         let dynamic: [any HTTPMiddleware] = [Trail(tag: "dyn1"), Trail(tag: "dyn2")]
-        @MiddlewareBuilder func block() -> some HTTPMiddleware {
+        let composedTransport = ScriptedTransport(respond: { _ in .ok("body") })
+        let boundTransport = ScriptedTransport(respond: { _ in .ok("body") })
+        let composed = Pipeline(transport: composedTransport) {
             Trail(tag: "A")
             absent
             present
@@ -22,15 +39,31 @@ import Testing
                 Trail(tag: "third")
             }
             for tag in ["1", "2"] { Trail(tag: tag) }
+            for layer in ["dyn1", "dyn2"] { Trail(tag: layer) }
+            Trail(tag: "Z")
+        }
+        let bound = Pipeline(transport: boundTransport) {
+            BindingTrail(tag: "A")
+            boundAbsent
+            absent
+            present
+            if branch {
+                Trail(tag: "first")
+            } else {
+                Trail(tag: "second")
+                BindingTrail(tag: "third")
+            }
+            for tag in ["1", "2"] { BindingTrail(tag: tag) }
             MiddlewareStack(dynamic)
             Trail(tag: "Z")
         }
-        let composedTransport = ScriptedTransport(respond: { _ in .ok("body") })
-        let boundTransport = ScriptedTransport(respond: { _ in .ok("body") })
-        let composed = Pipeline(transport: composedTransport) { block() }
-        let bound = Pipeline(bindingEachLayerOver: boundTransport) { block() }
+        #expect(!type(of: composed.middleware)._bindsWhenBuilt)
+        #expect(type(of: bound.middleware)._bindsWhenBuilt)
 
         let expected = try await composed.send(request()).bytes().text
+        #expect(
+            expected
+                == (branch ? "body<Z<dyn2<dyn1<2<1<first<present<A" : "body<Z<dyn2<dyn1<2<1<third<second<present<A"))
         #expect(try await bound.send(request()).bytes().text == expected)
         let erased: any HTTPTransport = bound
         #expect(try await erased.send(request()).bytes().text == expected)
@@ -40,10 +73,24 @@ import Testing
         #expect(bound.layerNames == composed.layerNames)
     }
 
+    @Test func aPipelineOfPluginsBindsEachLayerWhenBuiltAndOneOfTheUsersOwnLayersIsComposed() {
+        let plugins = Pipeline(transport: ScriptedTransport(respond: { _ in .ok("body") })) {
+            Trail(tag: "mine")
+            BindingTrail(tag: "plugin")
+        }
+        let own = Pipeline(transport: ScriptedTransport(respond: { _ in .ok("body") })) {
+            Trail(tag: "mine")
+            ShortCircuit()
+        }
+        #expect(type(of: plugins.middleware)._bindsWhenBuilt)
+        #expect(!type(of: own.middleware)._bindsWhenBuilt)
+    }
+
     @Test func aBoundLayerThatCallsNextTwiceRunsTheLayersBelowItTwice() async throws {
         let transport = ScriptedTransport(respond: { _ in .ok("body") })
         let log = OrderLog()
-        let pipeline = Pipeline(bindingEachLayerOver: transport) {
+        let pipeline = Pipeline(transport: transport) {
+            BindingTrail(tag: "bound")
             OrderProbe("outer", log: log)
             CallsTwice()
             OrderProbe("inner", log: log)
@@ -55,11 +102,12 @@ import Testing
 
     @Test func aBlockWithEveryLayerLeftOutBindsStraightToTheTransport() async throws {
         let transport = ScriptedTransport(respond: { _ in .ok("body") })
-        let absent: Trail? = nil
-        let pipeline = Pipeline(bindingEachLayerOver: transport) {
+        let absent: BindingTrail? = nil
+        let pipeline = Pipeline(transport: transport) {
             absent
-            if false { Trail(tag: "never") }
+            if false { BindingTrail(tag: "never") }
         }
+        #expect(type(of: pipeline.middleware)._bindsWhenBuilt)
         #expect(try await pipeline.send(request()).bytes().text == "body")
         #expect(transport.requests.first?.fields["X-Trail"] == nil)
         #expect(pipeline.layerNames.isEmpty)
