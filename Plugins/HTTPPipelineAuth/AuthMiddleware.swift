@@ -149,5 +149,6 @@ public struct AuthMiddleware: HTTPMiddleware {
 extension AuthMiddleware {
     /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
     /// holding it binds each layer once when built (one async call a layer).
+    @inlinable
     public static var _bindsWhenBuilt: Bool { true }
 }

@@ -113,5 +113,6 @@ public struct ConcurrencyLimitMiddleware: HTTPMiddleware {
 extension ConcurrencyLimitMiddleware {
     /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
     /// holding it binds each layer once when built (one async call a layer).
+    @inlinable
     public static var _bindsWhenBuilt: Bool { true }
 }

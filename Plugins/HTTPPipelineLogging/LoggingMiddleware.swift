@@ -189,5 +189,6 @@ public struct LoggingMiddleware: HTTPMiddleware {
 extension LoggingMiddleware {
     /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
     /// holding it binds each layer once when built (one async call a layer).
+    @inlinable
     public static var _bindsWhenBuilt: Bool { true }
 }

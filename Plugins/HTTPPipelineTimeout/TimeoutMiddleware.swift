@@ -135,5 +135,6 @@ public struct TimeoutMiddleware: HTTPMiddleware {
 extension TimeoutMiddleware {
     /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
     /// holding it binds each layer once when built (one async call a layer).
+    @inlinable
     public static var _bindsWhenBuilt: Bool { true }
 }

@@ -51,11 +51,12 @@ public protocol HTTPMiddleware: Sendable {
     /// once in different roles.
     var name: String { get }
 
-    /// This layer bound to the rest of a chain: what the array form of ``Pipeline`` folds its
-    /// layers into, once, when it is built.
+    /// This layer bound to the rest of a chain: what the array form of ``Pipeline``, and a block
+    /// that binds when built (``_bindsWhenBuilt``), fold their layers into, once, when the
+    /// pipeline is built.
     ///
-    /// Not API: never implement it (only the array form calls it; every other way of assembling
-    /// a pipeline calls ``intercept(_:next:)``). Its default, as this protocol's requirement, is
+    /// Not API: never implement it (the builder's composites do, to fold a block; a layer's
+    /// default calls its ``intercept(_:next:)``). Its default, as this protocol's requirement, is
     /// compiled for each conforming type, so that the closure a layer held as
     /// `any HTTPMiddleware` is folded into calls that type's `intercept` directly, where the
     /// optimiser can inline it: one async call less per layer and request.
@@ -64,11 +65,16 @@ public protocol HTTPMiddleware: Sendable {
     /// Whether a ``Pipeline`` built from a block that holds this layer binds each layer once
     /// (``_bound(to:)``) instead of composing the block into one chain.
     ///
-    /// Not API: `false` by default, `true` for this package's plugins. A block of layers from
-    /// the user's own module is composed and inlined into one function (about 2 ns a layer);
-    /// a plugin's `intercept` lives in its own module and cannot be inlined there, and in a
-    /// composed block it costs three or four async calls (the pair, its `next` closure, an
-    /// optional, the layer), where bound it costs one, and a layer left out costs nothing.
+    /// `false` by default; `true` for this package's plugins, `MiddlewareStack` and a layer
+    /// called through an existential; a composite (two layers in a row, an optional, an
+    /// `if`/`else`, a `for` loop) when any part is. A block of layers from the user's own module
+    /// is composed and inlined into one function (about 2 ns a layer); a plugin's `intercept`
+    /// lives in its own module and cannot be inlined there, and in a composed block it costs
+    /// three or four async calls (the pair, its `next` closure, an optional, the layer), where
+    /// bound it costs one, and a layer left out costs nothing. A run of the user's own layers
+    /// inside a block that binds stays one composed, inlined closure. A middleware shipped in a
+    /// library module of its own, without `@inlinable` code, gains the same by returning `true`;
+    /// the behaviour of a pipeline does not depend on it.
     static var _bindsWhenBuilt: Bool { get }
 }
 

@@ -15,7 +15,9 @@
 ///
 /// The builder nests concrete generic types, so the compiler sees the whole chain and can inline
 /// it: an added layer costs little more than the layer's own work, and nothing is allocated per
-/// request. For a stack known only at run time, use ``Pipeline/init(transport:middleware:)``, or
+/// request. A block that holds one of this package's plugins (whose code lives in its own module,
+/// where nothing inlines it) is instead bound once, when the pipeline is built: one async call a
+/// plugin, nothing for a layer left out, a run of your own layers still inlined together. For a stack known only at run time, use ``Pipeline/init(transport:middleware:)``, or
 /// put a ``MiddlewareStack`` among the lines of a block.
 @resultBuilder
 public enum MiddlewareBuilder {

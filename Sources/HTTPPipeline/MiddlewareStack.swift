@@ -12,7 +12,9 @@
 /// ```
 ///
 /// Each layer is called through an existential, so a layer here costs a little more than the
-/// same layer written directly in a block; nothing is allocated per request.
+/// same layer written directly in a block; nothing is allocated per request. A block holding a
+/// stack binds each layer once when the pipeline is built (`HTTPMiddleware._bindsWhenBuilt`):
+/// one async call a layer.
 ///
 /// ## Ordering
 /// The stack's layers sit, in array order, exactly where the stack is placed.

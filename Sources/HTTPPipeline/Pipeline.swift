@@ -29,7 +29,9 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
     /// The whole chain, composed once. The closure is created where `Pipeline` is initialised,
     /// with the concrete layer types in view, so its body is the specialised, inlined chain even
     /// when the pipeline is later used only as `any HTTPTransport` (where a call would otherwise
-    /// run the unspecialised generic code, dispatching through witness tables at every hop).
+    /// run the unspecialised generic code, dispatching through witness tables at every hop). A
+    /// block that binds when built (`HTTPMiddleware._bindsWhenBuilt`) is folded instead into one
+    /// closure per layer present, each compiled for its layer's type.
     @usableFromInline let composed: @Sendable (HTTPRequest) async throws -> HTTPResponse
 
     /// Builds a pipeline from a block of middleware, the first line outermost.

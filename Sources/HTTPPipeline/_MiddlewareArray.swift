@@ -2,7 +2,8 @@
 /// form of ``Pipeline``.
 ///
 /// The array is fixed when the pipeline is built; a request walks it by index, handing each layer
-/// a non-escaping closure for the rest, so nothing is allocated on the heap per request.
+/// a non-escaping closure for the rest (or, in a block that binds when built, each element is
+/// bound to the rest once), so nothing is allocated on the heap per request.
 ///
 /// An implementation detail of ``MiddlewareBuilder`` and ``MiddlewareStack``, public only because
 /// their result types must be, and `@inlinable` so that a pipeline specialises; not API. DocC
@@ -43,6 +44,8 @@ public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, _LayerC
     /// Each element bound to the rest, innermost first.
     @inlinable
     public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        // A run of the user's own layers stays one composed, inlined closure.
+        guard Self._bindsWhenBuilt else { return { request in try await intercept(request, next: next) } }
         // A loop, not `reduce`: a function value passed through a generic is reabstracted, a
         // thunk of two async calls more on every request.
         var chain = next

@@ -30,7 +30,9 @@ public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTT
     /// layer, the pair itself gone.
     @inlinable
     public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
-        outer._bound(to: inner._bound(to: next))
+        // A run of the user's own layers stays one composed, inlined closure.
+        guard Self._bindsWhenBuilt else { return { request in try await intercept(request, next: next) } }
+        return outer._bound(to: inner._bound(to: next))
     }
 
     var _layers: [any HTTPMiddleware] { layers(of: outer) + layers(of: inner) }

@@ -146,4 +146,13 @@ import Testing
         #expect(wire.requests.allSatisfy { $0.fields["Accept-Encoding"] == "gzip, deflate" })
         #expect(wire.responses.last?.fields["Content-Encoding"] == "gzip", "the wire bytes, not yet decoded")
     }
+
+    @Test(arguments: [false, true])
+    func theStandardStackBindsEachLayerWhenBuiltWithAndWithoutInsertions(inserting: Bool) throws {
+        var options = options()
+        if inserting { options.insert(OrderProbe("mine", log: OrderLog()), at: .insideAuth) }
+        let client = try StandardPipeline.build(
+            over: ScriptedTransport(respond: { _ in .ok("body") }), options: options)
+        #expect(type(of: client.middleware)._bindsWhenBuilt)
+    }
 }
