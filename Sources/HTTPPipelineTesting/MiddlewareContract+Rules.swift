@@ -133,7 +133,7 @@ extension MiddlewareContract {
         let entered = AsyncStream<Void>.makeStream()
         let transport = ScriptedTransport(respond: { _ in
             entered.continuation.yield()
-            return .status(200).delayed(by: .seconds(60))
+            return .status(200).delayed(by: Self.cancellationTransportDelay)
         })
         let pipeline = Pipeline(transport: transport) { middleware }
         let request = self.request
@@ -148,7 +148,9 @@ extension MiddlewareContract {
         }
         let start = clock.now
         call.cancel()
-        let outcome = await call.result
+        guard let outcome = await Self.result(of: call, within: cancellationTimeLimit) else {
+            return "the cancelled call had not ended \(cancellationTimeLimit) after its cancellation"
+        }
         let elapsed = start.duration(to: clock.now)
         if elapsed > cancellationTimeLimit {
             return "the cancelled call took \(elapsed) to end"
@@ -164,6 +166,44 @@ extension MiddlewareContract {
             return nil
         case .failure(let error):
             return "the cancelled call threw \(type(of: error)), not a cancellation error"
+        }
+    }
+}
+
+extension MiddlewareContract {
+    /// How long the cancellation check's transport waits before it answers, unless cancelled:
+    /// far longer than any time limit, so a call that ignores its cancellation is caught.
+    static let cancellationTransportDelay = Duration.seconds(600)
+
+    /// A task's result, or `nil` when it has not ended within `limit` (the task is then left
+    /// to end on its own).
+    static func result<Success: Sendable>(
+        of task: Task<Success, any Error>,
+        within limit: Duration
+    ) async -> Result<Success, any Error>? {
+        let pending = Locked<CheckedContinuation<Result<Success, any Error>?, Never>?>(nil)
+        let timer = Locked<Task<Void, Never>?>(nil)
+        return await withCheckedContinuation { continuation in
+            pending.withLock { $0 = continuation }
+            timer.withLock { timer in
+                timer = Task {
+                    try? await Task.sleep(for: limit)
+                    take(pending)?.resume(returning: nil)
+                }
+            }
+            Task {
+                let result = await task.result
+                timer.withLock { $0 }?.cancel()
+                take(pending)?.resume(returning: result)
+            }
+        }
+    }
+
+    /// The value held, once: whoever takes it first resumes the wait.
+    private static func take<Value: Sendable>(_ locked: Locked<Value?>) -> Value? {
+        locked.withLock { value in
+            defer { value = nil }
+            return value
         }
     }
 }

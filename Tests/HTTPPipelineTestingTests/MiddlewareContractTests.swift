@@ -44,6 +44,19 @@ import Testing
         }
     }
 
+    struct EndsLateWhenCancelled: HTTPMiddleware {
+        func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+            do {
+                return try await next(request)
+            } catch let error as CancellationError {
+                // Cleans up for seconds in a task of its own, which the caller's cancellation
+                // does not reach, before it passes the cancellation on.
+                await Task.detached { try? await Task.sleep(for: .seconds(5)) }.value
+                throw error
+            }
+        }
+    }
+
     struct RespondsInsteadOfCallingNext: HTTPMiddleware {
         func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
             HTTPResponse(status: 200)
@@ -90,6 +103,13 @@ import Testing
     @Test func hidingCancellationBreaksTheCancellationRule() async {
         let report = await MiddlewareContract().check(IgnoresCancellation())
         #expect(report.violations.contains { $0.rule == .cancellation })
+    }
+
+    @Test func aCancelledCallThatEndsAfterTheLimitBreaksTheCancellationRuleWithoutWaitingForIt() async {
+        let report = await MiddlewareContract(cancellationTimeLimit: .milliseconds(300)).check(EndsLateWhenCancelled())
+        #expect(report.violations.map(\.rule) == [.cancellation])
+        // The check stopped waiting at the limit, not when the call ended 5 s later.
+        #expect(report.violations.first?.description.contains("had not ended") == true, "\(report)")
     }
 
     @Test func answeringWithoutNextBreaksCallsNextAndOrdering() async {
