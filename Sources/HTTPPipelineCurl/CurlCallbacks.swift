@@ -57,16 +57,43 @@ extension CurlEasy {
         } else if text[0] == 32 || text[0] == 9, !fields.isEmpty {
             // An obsolete folded line continues the field before it.
             fields[fields.endIndex - 1].value +=
-                " " + String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                " " + Self.text(text, ascii: Self.isASCII(text)).trimmingCharacters(in: .whitespaces)
         } else if let colon = text.firstIndex(of: 58) {
-            let name = String(decoding: UnsafeRawBufferPointer(rebasing: text[..<colon]), as: UTF8.self)
+            let ascii = Self.isASCII(text)
+            let name = Self.text(UnsafeRawBufferPointer(rebasing: text[..<colon]), ascii: ascii)
             var start = colon + 1
             var stop = text.count
             while start < stop, text[start] == 32 || text[start] == 9 { start += 1 }
             while stop > start, text[stop - 1] == 32 || text[stop - 1] == 9 { stop -= 1 }
-            let value = String(decoding: UnsafeRawBufferPointer(rebasing: text[start..<stop]), as: UTF8.self)
+            let value = Self.text(UnsafeRawBufferPointer(rebasing: text[start..<stop]), ascii: ascii)
             fields.append(HTTPField(name: name, value: value))
         }
+    }
+
+    /// Head bytes as text: UTF-8 when they are, else ISO-8859-1, as RFC 9110 reads the `obs-text`
+    /// of older servers; every byte is kept, none replaced by U+FFFD. `ascii` says the line they
+    /// come from is ASCII (nearly every line): then they are taken as they are.
+    @inline(__always)
+    static func text(_ bytes: UnsafeRawBufferPointer, ascii: Bool) -> String {
+        if ascii { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
+            ?? String(String.UnicodeScalarView(bytes.map(Unicode.Scalar.init)))
+    }
+
+    /// Whether every byte is below 0x80, checked eight at a time.
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var high: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        var tail: UInt8 = 0
+        while index < bytes.count {
+            tail |= bytes[index]
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0 && tail < 0x80
     }
 
     /// The status code of `HTTP/1.1 200 OK` or `HTTP/2 200`.

@@ -20,6 +20,21 @@ struct CurlTransportTests {
         #expect(response.body.bufferedData == Data("hello".utf8))
     }
 
+    @Test func aFieldValueThatIsNotUTF8KeepsEveryByteReadAsLatin1() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        var head = Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Latin: caf".utf8)
+        head.append(0xE9)  // "é" in ISO-8859-1, not valid UTF-8 on its own
+        head.append(Data("\r\nX-UTF8: café\r\nX-Folded: one\r\n two \r\n\r\nok".utf8))
+        server.route("GET", "/latin", .raw(head))
+        let response = try await CurlTransport(configuration: .default).send(
+            HTTPRequest(url: server.baseURL.appending(path: "latin")))
+        #expect(response.fields["X-Latin"] == "caf\u{E9}")
+        #expect(response.fields["X-UTF8"] == "café")
+        #expect(response.fields["X-Folded"] == "one two")
+        #expect(try await response.body.collect(upTo: 100) == Data("ok".utf8))
+    }
+
     @Test func theTransportSendsOnlyTheRequestsOwnFieldsAndNoAcceptEncoding() async throws {
         let server = try LoopbackServer.started()
         defer { server.stop() }
