@@ -95,6 +95,13 @@ extension HTTPMiddleware {
     /// `intercept` with `next` bound, compiled for this type.
     @inlinable
     public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        interceptBound(to: next)
+    }
+
+    /// One closure that calls this value's `intercept` with `next`: a layer's own binding, and a
+    /// composite's when it holds no plugin (its layers then stay composed and inlined in it).
+    @inlinable
+    func interceptBound(to next: @escaping HTTPNext) -> HTTPNext {
         { request in try await intercept(request, next: next) }
     }
 }

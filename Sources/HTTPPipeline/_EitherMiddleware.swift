@@ -25,7 +25,7 @@ public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HT
     @inlinable
     public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
         // A run of the user's own layers stays one composed, inlined closure.
-        guard Self._bindsWhenBuilt else { return { request in try await intercept(request, next: next) } }
+        guard Self._bindsWhenBuilt else { return interceptBound(to: next) }
         switch self {
         case .first(let middleware): return middleware._bound(to: next)
         case .second(let middleware): return middleware._bound(to: next)

@@ -45,7 +45,7 @@ public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, _LayerC
     @inlinable
     public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
         // A run of the user's own layers stays one composed, inlined closure.
-        guard Self._bindsWhenBuilt else { return { request in try await intercept(request, next: next) } }
+        guard Self._bindsWhenBuilt else { return interceptBound(to: next) }
         // A loop, not `reduce`: a function value passed through a generic is reabstracted, a
         // thunk of two async calls more on every request.
         var chain = next

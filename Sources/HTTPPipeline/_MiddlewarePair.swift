@@ -31,7 +31,7 @@ public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTT
     @inlinable
     public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
         // A run of the user's own layers stays one composed, inlined closure.
-        guard Self._bindsWhenBuilt else { return { request in try await intercept(request, next: next) } }
+        guard Self._bindsWhenBuilt else { return interceptBound(to: next) }
         return outer._bound(to: inner._bound(to: next))
     }
 
