@@ -116,8 +116,9 @@ enum EndToEndBench {
             let client: any HTTPTransport
             var request = HTTPRequest(url: (nginx ?? server.baseURL).appendingPathComponent("e2e.json"))
             switch name {
-            case "bare-headers":
-                guard let bare = try clients().first?.1 else { return [] }
+            case "bare-headers", "curl-headers":
+                let bareName = name == "bare-headers" ? "bare" : "curl"
+                guard let bare = try clients().first(where: { $0.0 == bareName })?.1 else { return [] }
                 client = bare
                 request = withPipelineHeaders(request)
             case "bare-memory": client = ConvertingTransport()

@@ -21,7 +21,7 @@ final class CurlEasy {
     let handle: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private(set) var transfer: CurlTransfer?
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var headerList = CurlHeaderList()
     var mode = Mode.head
     var status = 0
     var fields: [HTTPField] = []
@@ -64,10 +64,7 @@ final class CurlEasy {
         set(CURLOPT_HEADERDATA, pointer: me)
         CHTTPPipelineCurl_setWriteFunction(handle, CURLOPT_WRITEFUNCTION, CurlCallbacks.write)
         set(CURLOPT_WRITEDATA, pointer: me)
-        for line in request.headerLines {
-            headerList = line.withCString { curl_slist_append(headerList, $0) }
-        }
-        set(CURLOPT_HTTPHEADER, pointer: headerList)
+        set(CURLOPT_HTTPHEADER, pointer: headerList.link(request.headerLines))
         // A body makes libcurl upload, which it sends as PUT unless told the method: a GET with a
         // body (a search endpoint's) names GET itself. A HEAD sends no body.
         let hasBody: Bool
@@ -169,8 +166,6 @@ final class CurlEasy {
     /// Forgets the transfer; the handle keeps its connection cache ties, DNS and TLS sessions.
     func reset() {
         curl_easy_reset(handle)
-        curl_slist_free_all(headerList)
-        headerList = nil
         transfer = nil
         mode = .head
         status = 0
@@ -184,8 +179,8 @@ final class CurlEasy {
     }
 
     func cleanup() {
-        curl_slist_free_all(headerList)
         curl_easy_cleanup(handle)
+        headerList.deallocate()
         errorBuffer.deallocate()
     }
 }

@@ -18,7 +18,7 @@ struct CurlRequest: Sendable {
 
     let url: String
     let method: HTTPMethod
-    let headerLines: [String]
+    let headerLines: CurlHeaderLines
     let body: Body
     let connectTimeoutMilliseconds: Int
     /// The total timeout: the configuration's or the deadline's remaining time, whichever is
@@ -26,9 +26,6 @@ struct CurlRequest: Sendable {
     let timeoutMilliseconds: Int?
     let bufferingLimit: Int
     let progress: (@Sendable (HTTPTransferProgress) -> Void)?
-
-    /// The fields the transport frames itself, never taken from the request.
-    private static let framingFields: Set<String> = ["content-length", "transfer-encoding"]
 
     /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a URL that is not absolute
     ///   `http`/`https` with a host, or a field that cannot be sent.
@@ -40,30 +37,7 @@ struct CurlRequest: Sendable {
         guard let host = url.host, !host.isEmpty else { throw .invalidRequest(reason: "the URL has no host") }
         self.url = url.absoluteString
         method = request.method
-        var lines: [String] = []
-        lines.reserveCapacity(request.fields.count + 2)
-        var hasAccept = false
-        var hasExpect = false
-        for field in request.fields {
-            try field.checkSendable()
-            // Only names as long as one of the four are lowercased (a string each) to compare.
-            switch field.name.utf8.count {
-            case 6:
-                let lowered = field.name.lowercased()
-                if lowered == "accept" { hasAccept = true }
-                if lowered == "expect" { hasExpect = true }
-            case 14, 17:
-                if Self.framingFields.contains(field.name.lowercased()) { continue }
-            default: break
-            }
-            // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes one).
-            lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
-        }
-        // libcurl adds `Accept: */*` and, for large uploads, `Expect: 100-continue` on its own;
-        // the transport sends only what the request holds.
-        if !hasAccept { lines.append("Accept:") }
-        if !hasExpect { lines.append("Expect:") }
-        headerLines = lines
+        headerLines = try CurlHeaderLines(request.fields)
         switch request.body {
         case nil:
             let needsLength = request.method == .post || request.method == .put || request.method == .patch
