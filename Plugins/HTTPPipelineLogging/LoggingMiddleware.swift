@@ -110,8 +110,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
             return try await adjusted.intercept(request, next: next)
         }
         guard level > .none else { return try await next(request) }
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = Self.monotonicNow()
         let attempt = HTTPAttempt.current
         var request = request
         let requestType = request.fields["Content-Type"]
@@ -132,7 +131,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         do {
             response = try await next(request)
         } catch {
-            let elapsed = start.duration(to: clock.now)
+            let elapsed = Self.monotonicNow() - start
             emit(
                 record(
                     original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sentBody.seen,
@@ -143,7 +142,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         let head = response.head
         let responseType = head.fields["Content-Type"]
         guard response.body.bufferedData == nil else {
-            let elapsed = start.duration(to: clock.now)
+            let elapsed = Self.monotonicNow() - start
             let body = BodySeen(response.body, contentType: responseType)
             emit(
                 record(
@@ -155,7 +154,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         // with the bytes that passed, while the reader gets every byte unchanged.
         let keep = kept(contentType: responseType)
         response.body = BodyTee.watch(response.body, keeping: keep) { [self] seen, error in
-            let elapsed = start.duration(to: clock.now)
+            let elapsed = Self.monotonicNow() - start
             let body = BodySeen(
                 bytes: seen.bytes, prefix: level >= .body ? seen.prefix : nil, contentType: responseType)
             emit(
@@ -179,6 +178,19 @@ public struct LoggingMiddleware: HTTPMiddleware {
         let scanned = multipart ? Redaction.bodyScanCeiling : Redaction.scanCap(limit: bodyLimit)
         return scanned == .max ? .max : scanned + 1
     }
+
+    /// Monotonic time since a fixed instant. Read through this synchronous function rather than
+    /// as `ContinuousClock.now` in `intercept`: the standard library's `ContinuousClock` and its
+    /// `Instant` are not of a size known to the compiler here, so each one held in an async
+    /// function cost a task allocation (five a request) and copies through its value witnesses.
+    /// `Duration`'s layout is fixed.
+    @inline(never)
+    private static func monotonicNow() -> Duration {
+        origin.duration(to: .now)
+    }
+
+    /// The instant ``monotonicNow()`` counts from.
+    private static let origin = ContinuousClock.now
 
     private func emit(_ record: HTTPLogRecord) {
         // A sink that fails loses its record, never the caller's request.

@@ -35,6 +35,23 @@ import Testing
         #expect(logging.cleanURLs.contains(clean))
     }
 
+    @Test func aSecretURLBetweenCallsToACleanOneIsRedactedWhileTheCleanOneIsStillKnown() async throws {
+        let sink = InMemoryLogSink()
+        let logging = LoggingMiddleware(level: .basic, sink: sink)
+        let clean = "https://api.example.invalid/books/1"
+        let other = "https://api.example.invalid/books/2"
+        let secret = "https://api.example.invalid/books/1?access_token=tok-SECRET-2"
+        try await send([clean, secret, other, clean, secret], through: logging)
+        #expect(sink.records.map(\.url)[0] == clean)
+        #expect(sink.records.map(\.url)[2] == other)
+        #expect(sink.records.map(\.url)[3] == clean)
+        #expect(sink.records.allSatisfy { !$0.url.contains("tok-SECRET-2") })
+        #expect(logging.cleanURLs.contains(clean))
+        #expect(logging.cleanURLs.contains(other))
+        #expect(!logging.cleanURLs.contains(secret))
+        #expect(logging.cleanURLs.count == 2)
+    }
+
     @Test func aURLCutToTheLimitIsNeverRemembered() async throws {
         let sink = InMemoryLogSink()
         let logging = LoggingMiddleware(level: .basic, sink: sink, urlLimit: 20)
