@@ -85,6 +85,7 @@ public struct CircuitBreakerMiddleware: HTTPMiddleware {
     /// - Returns: The response.
     /// - Throws: ``CircuitOpenError`` when the circuit turns the call away (nothing is sent), or
     ///   what `next` threw.
+    @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let ticket = try breaker.admit(Self.key(of: request))
         do {
@@ -116,4 +117,12 @@ extension CircuitBreakerMiddleware {
     /// holding it binds each layer once when built (one async call a layer).
     @inlinable
     public static var _bindsWhenBuilt: Bool { true }
+
+    /// `intercept` with `next` bound, compiled in this module, where `intercept` (marked
+    /// `@inline(__always)`) is inlined into the closure: one async frame a layer fewer than the
+    /// core's default binding compiled in the caller's module (the standard stack 28,155 ->
+    /// 27,368 instructions a request, Documentation/Performance.md).
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        { request in try await intercept(request, next: next) }
+    }
 }

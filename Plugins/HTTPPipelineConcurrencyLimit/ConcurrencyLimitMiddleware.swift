@@ -87,6 +87,7 @@ public struct ConcurrencyLimitMiddleware: HTTPMiddleware {
     /// - Returns: The response; a streamed body holds the slot until it is read to its end.
     /// - Throws: ``ConcurrencyLimitError`` when the call is turned away, `CancellationError`
     ///   when the caller is cancelled while waiting, or what `next` threw.
+    @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let override = request.context.concurrencyLimit
         if override == .bypass { return try await next(request) }
@@ -115,4 +116,12 @@ extension ConcurrencyLimitMiddleware {
     /// holding it binds each layer once when built (one async call a layer).
     @inlinable
     public static var _bindsWhenBuilt: Bool { true }
+
+    /// `intercept` with `next` bound, compiled in this module, where `intercept` (marked
+    /// `@inline(__always)`) is inlined into the closure: one async frame a layer fewer than the
+    /// core's default binding compiled in the caller's module (the standard stack 28,155 ->
+    /// 27,368 instructions a request, Documentation/Performance.md).
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        { request in try await intercept(request, next: next) }
+    }
 }

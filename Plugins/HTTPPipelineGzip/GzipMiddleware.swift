@@ -125,6 +125,7 @@ public struct GzipMiddleware: HTTPMiddleware {
     ///   body in a coding this layer does not decode, as it came.
     /// - Throws: ``GzipError`` for a body that cannot be decoded or passes a limit, or when a
     ///   request body cannot be compressed; whatever `next` threw, unchanged.
+    @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         switch request.context.gzip {
         case nil: break
@@ -147,4 +148,12 @@ extension GzipMiddleware {
     /// holding it binds each layer once when built (one async call a layer).
     @inlinable
     public static var _bindsWhenBuilt: Bool { true }
+
+    /// `intercept` with `next` bound, compiled in this module, where `intercept` (marked
+    /// `@inline(__always)`) is inlined into the closure: one async frame a layer fewer than the
+    /// core's default binding compiled in the caller's module (the standard stack 28,155 ->
+    /// 27,368 instructions a request, Documentation/Performance.md).
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        { request in try await intercept(request, next: next) }
+    }
 }

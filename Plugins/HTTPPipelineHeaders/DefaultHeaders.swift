@@ -59,6 +59,7 @@ public struct DefaultHeaders: HTTPMiddleware {
     /// - Returns: What `next` returned, unchanged.
     /// - Throws: ``HeaderError`` when a computed value is not legal HTTP (nothing is sent), or
     ///   what `next` threw, unchanged.
+    @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var request = request
         for header in headers {
@@ -73,4 +74,12 @@ extension DefaultHeaders {
     /// holding it binds each layer once when built (one async call a layer).
     @inlinable
     public static var _bindsWhenBuilt: Bool { true }
+
+    /// `intercept` with `next` bound, compiled in this module, where `intercept` (marked
+    /// `@inline(__always)`) is inlined into the closure: one async frame a layer fewer than the
+    /// core's default binding compiled in the caller's module (the standard stack 28,155 ->
+    /// 27,368 instructions a request, Documentation/Performance.md).
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        { request in try await intercept(request, next: next) }
+    }
 }

@@ -104,6 +104,7 @@ public struct HedgingMiddleware: HTTPMiddleware {
     /// - Returns: The first acceptable response, or the last response when none was.
     /// - Throws: The error an acceptable attempt threw, the last error when no attempt was
     ///   acceptable and none answered, or `CancellationError` when the caller was cancelled.
+    @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let policy: HedgingPolicy
         switch request.context.hedging {
@@ -122,4 +123,12 @@ extension HedgingMiddleware {
     /// holding it binds each layer once when built (one async call a layer).
     @inlinable
     public static var _bindsWhenBuilt: Bool { true }
+
+    /// `intercept` with `next` bound, compiled in this module, where `intercept` (marked
+    /// `@inline(__always)`) is inlined into the closure: one async frame a layer fewer than the
+    /// core's default binding compiled in the caller's module (the standard stack 28,155 ->
+    /// 27,368 instructions a request, Documentation/Performance.md).
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        { request in try await intercept(request, next: next) }
+    }
 }

@@ -103,6 +103,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
     ///   - next: The rest of the pipeline.
     /// - Returns: What `next` returned, unchanged.
     /// - Throws: What `next` threw, unchanged.
+    @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         if let override = request.context.logLevel, override != level {
             var adjusted = self
@@ -203,4 +204,12 @@ extension LoggingMiddleware {
     /// holding it binds each layer once when built (one async call a layer).
     @inlinable
     public static var _bindsWhenBuilt: Bool { true }
+
+    /// `intercept` with `next` bound, compiled in this module, where `intercept` (marked
+    /// `@inline(__always)`) is inlined into the closure: one async frame a layer fewer than the
+    /// core's default binding compiled in the caller's module (the standard stack 28,155 ->
+    /// 27,368 instructions a request, Documentation/Performance.md).
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        { request in try await intercept(request, next: next) }
+    }
 }

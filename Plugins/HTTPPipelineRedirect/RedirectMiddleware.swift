@@ -79,6 +79,7 @@ public struct RedirectMiddleware: HTTPMiddleware {
     /// - Returns: The first response that is not a followed redirect.
     /// - Throws: ``RedirectError`` when a redirect cannot or may not be followed, or what `next`
     ///   threw.
+    @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var limit = policy.maximumHops
         switch request.context.redirects {
@@ -128,4 +129,12 @@ extension RedirectMiddleware {
     /// holding it binds each layer once when built (one async call a layer).
     @inlinable
     public static var _bindsWhenBuilt: Bool { true }
+
+    /// `intercept` with `next` bound, compiled in this module, where `intercept` (marked
+    /// `@inline(__always)`) is inlined into the closure: one async frame a layer fewer than the
+    /// core's default binding compiled in the caller's module (the standard stack 28,155 ->
+    /// 27,368 instructions a request, Documentation/Performance.md).
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        { request in try await intercept(request, next: next) }
+    }
 }

@@ -117,6 +117,7 @@ public struct RetryMiddleware: HTTPMiddleware {
     /// - Throws: The last attempt's error when it is not worth retrying or attempts ran out,
     ///   `HTTPTimeoutError` (limit `.total`) when the policy's deadline passes during an attempt,
     ///   or `CancellationError` when the task is cancelled.
+    @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let policy = request.context.retryPolicy ?? self.policy
         let request = preparing(request, policy: policy)
@@ -222,4 +223,12 @@ extension RetryMiddleware {
     /// holding it binds each layer once when built (one async call a layer).
     @inlinable
     public static var _bindsWhenBuilt: Bool { true }
+
+    /// `intercept` with `next` bound, compiled in this module, where `intercept` (marked
+    /// `@inline(__always)`) is inlined into the closure: one async frame a layer fewer than the
+    /// core's default binding compiled in the caller's module (the standard stack 28,155 ->
+    /// 27,368 instructions a request, Documentation/Performance.md).
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        { request in try await intercept(request, next: next) }
+    }
 }

@@ -102,6 +102,7 @@ public struct TimeoutMiddleware: HTTPMiddleware {
     /// - Returns: The response; behind a deadline, a streamed body is bounded by it too.
     /// - Throws: `HTTPTimeoutError` when the limit passes first, what `next` threw,
     ///   or `CancellationError` when the caller was cancelled.
+    @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         switch kind {
         case .attempt:
@@ -137,4 +138,12 @@ extension TimeoutMiddleware {
     /// holding it binds each layer once when built (one async call a layer).
     @inlinable
     public static var _bindsWhenBuilt: Bool { true }
+
+    /// `intercept` with `next` bound, compiled in this module, where `intercept` (marked
+    /// `@inline(__always)`) is inlined into the closure: one async frame a layer fewer than the
+    /// core's default binding compiled in the caller's module (the standard stack 28,155 ->
+    /// 27,368 instructions a request, Documentation/Performance.md).
+    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        { request in try await intercept(request, next: next) }
+    }
 }
