@@ -113,47 +113,50 @@ public struct LoggingMiddleware: HTTPMiddleware {
         guard level > .none else { return try await next(request) }
         let start = Self.monotonicNow()
         let attempt = HTTPAttempt.current
-        var request = request
         let requestType = request.fields["Content-Type"]
-        let streamedRequest = request.body.map { $0.bufferedData == nil } ?? false
+        let streamedRequest = request.body?.isBuffered == false
         let sentBody = SentBody(request.body, contentType: requestType)
-        if let body = request.body, streamedRequest {
-            // A streamed request body is watched as the transport reads it, never read here.
-            request.body = BodyTee.watch(body, keeping: kept(contentType: requestType)) { seen, error in
-                guard error == nil else { return }
-                sentBody.update(BodySeen(bytes: seen.bytes, prefix: seen.prefix, contentType: requestType))
-            }
-        }
-        // The record needs the head only: a large request body is not kept alive for as long
-        // as a streamed response lasts.
-        let original = request.head
-        let streamedBody = request.body.map { $0.bufferedData == nil } ?? true
+        let streamedBody = request.body?.isBuffered != true
         var response: HTTPResponse
         do {
-            response = try await next(request)
+            if let body = request.body, streamedRequest {
+                // A streamed request body is watched as the transport reads it, never read here.
+                var watched = request
+                watched.body = BodyTee.watch(body, keeping: kept(contentType: requestType)) { seen, error in
+                    guard error == nil else { return }
+                    sentBody.update(BodySeen(bytes: seen.bytes, prefix: seen.prefix, contentType: requestType))
+                }
+                response = try await next(watched)
+            } else {
+                // Passed on as it came: no copy of the request.
+                response = try await next(request)
+            }
         } catch {
             let elapsed = Self.monotonicNow() - start
             emit(
                 record(
-                    original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sentBody.seen,
-                    error: error
+                    request.head, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed,
+                    sent: sentBody.seen, error: error
                 ))
             throw error
         }
         let head = response.head
         let responseType = head.fields["Content-Type"]
-        guard response.body.bufferedData == nil else {
+        guard !response.body.isBuffered else {
             let elapsed = Self.monotonicNow() - start
             let body = BodySeen(response.body, contentType: responseType)
             emit(
                 record(
-                    original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sentBody.seen,
+                    request.head, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sentBody.seen,
                     response: (head, body)))
             return response
         }
         // A streamed response is logged when its body ends, fails or is dropped: one record
         // with the bytes that passed, while the reader gets every byte unchanged.
         let keep = kept(contentType: responseType)
+        // The record needs the head only: a large request body is not kept alive for as long
+        // as a streamed response lasts.
+        let original = request.head
         response.body = BodyTee.watch(response.body, keeping: keep) { [self] seen, error in
             let elapsed = Self.monotonicNow() - start
             let body = BodySeen(

@@ -87,18 +87,29 @@ public struct RedirectMiddleware: HTTPMiddleware {
         case .doNotFollow?: return try await next(request)
         case .maximumHops(let hops)?: limit = max(hops, 0)
         }
-        // The first request goes out as it came: a request without a history is at its call's
-        // origin, and the history and the loop check cost nothing until a redirect arrives.
+        // The first request goes out as it came, not copied: a request without a history is at
+        // its call's origin, and the history and the loop check cost nothing until a redirect
+        // arrives.
+        let response = try await next(request)
+        let history = request.context.redirectHistory
+        guard
+            let hop = try nextHop(
+                after: response.head, of: request, hopsSoFar: history?.hops.count ?? 0, limit: limit)
+        else { return response }
+        return try await following(hop, from: request, history: history, limit: limit, next: next)
+    }
+
+    /// Follows `hop` and the redirects after it, from the call's `request`, until a response that
+    /// is not one to follow.
+    private func following(
+        _ firstHop: Hop, from request: HTTPRequest, history: HTTPRedirectHistory?, limit: Int, next: HTTPNext
+    ) async throws -> HTTPResponse {
         var current = request
-        var history = request.context.redirectHistory
-        var sent: Set<Visit> = []
+        var history = history
+        var hop = firstHop
+        var sent: Set<Visit> = [Visit(request)]
         while true {
-            let response = try await next(current)
             // The redirect's response is not used past this point: its body is dropped unread.
-            let hopsSoFar = history?.hops.count ?? 0
-            guard var hop = try nextHop(after: response.head, of: current, hopsSoFar: hopsSoFar, limit: limit)
-            else { return response }
-            if sent.isEmpty { sent.insert(Visit(current)) }
             guard sent.insert(Visit(hop.request)).inserted else {
                 throw RedirectError.loop(method: hop.request.method, url: hop.request.url)
             }
@@ -108,6 +119,12 @@ public struct RedirectMiddleware: HTTPMiddleware {
             hop.request.context.redirectHistory = hops
             request.context.onRedirect?(hop.record)
             current = hop.request
+            let response = try await next(current)
+            guard
+                let following = try nextHop(
+                    after: response.head, of: current, hopsSoFar: hops.hops.count, limit: limit)
+            else { return response }
+            hop = following
         }
     }
 

@@ -73,6 +73,13 @@ public struct HTTPBody: Sendable, AsyncSequence {
         }
     }
 
+    /// Whether the body is buffered bytes rather than a stream (``bufferedData`` is not `nil`),
+    /// told without copying the bytes out.
+    package var isBuffered: Bool {
+        if case .buffered = storage { return true }
+        return false
+    }
+
     /// The bytes, if the body is buffered: no read needed.
     public var bufferedData: Data? {
         if case .buffered(let data) = storage { return data }
