@@ -137,6 +137,8 @@ public struct GzipMiddleware: HTTPMiddleware {
         }
         let prepared = try prepare(request)
         let response = try await next(prepared)
+        // Nothing to decode (no coding named, not a gzip download): as it came, uncopied.
+        if response.head.fields["Content-Encoding"] == nil, !mayDecodeAsDownload(response.head) { return response }
         guard let data = response.body.bufferedData else { return try await decodeStreamed(response) }
         let (body, head) = try decode(data, response.head)
         return HTTPResponse(head: head, body: HTTPBody(body))

@@ -93,6 +93,20 @@ import Testing
         #expect(response.fields["Content-Length"] == String(decoded.count))
     }
 
+    @Test func aGzipDownloadIsRecognisedInAnyCaseAndWithParametersAndOtherTypesAreNot() async throws {
+        let body = try Support.fixture("gnu-gzip-name.json.gz")
+        let options = GzipOptions.default.decodingGzipDownloads()
+        for type in ["APPLICATION/X-GZIP; name=\"a.gz\"", " application/GZip ", "application/gzip;charset=binary"] {
+            let (decoded, _) = try await Support.send(body, headers: ["Content-Type": type], options: options)
+            #expect(decoded == (try Support.sample()), "\(type)")
+        }
+        for type in ["application/ggzip-not", "application/x-gzipped", "text/gzip", "application/octet-stream"] {
+            let (untouched, response) = try await Support.send(body, headers: ["Content-Type": type], options: options)
+            #expect(untouched == body, "\(type)")
+            #expect(response.fields["Content-Type"] == type)
+        }
+    }
+
     @Test func aDownloadLabelledGzipThatIsNotGzipIsLeftAlone() async throws {
         let body = Data("not gzip at all".utf8)
         let options = GzipOptions.default.decodingGzipDownloads()
