@@ -160,6 +160,7 @@ public struct RetryMiddleware: HTTPMiddleware {
     }
 
     /// One attempt, with `HTTPAttempt.current` bound to its number.
+    @inline(__always)
     private func attempt(_ number: Int, of request: HTTPRequest, next: HTTPNext) async -> Result<
         HTTPResponse, any Error
     > {
