@@ -90,12 +90,18 @@ public struct RedirectMiddleware: HTTPMiddleware {
         // The first request goes out as it came, not copied: a request without a history is at
         // its call's origin, and the history and the loop check cost nothing until a redirect
         // arrives.
-        let response = try await next(request)
         let history = request.context.redirectHistory
-        guard
-            let hop = try nextHop(
-                after: response.head, of: request, hopsSoFar: history?.hops.count ?? 0, limit: limit)
-        else { return response }
+        let hop: Hop
+        do {
+            // In a scope of its own: a redirect's response (and a streamed body's transfer, which
+            // may hold the only connection to the host) ends before the hop is sent.
+            let response = try await next(request)
+            guard
+                let found = try nextHop(
+                    after: response.head, of: request, hopsSoFar: history?.hops.count ?? 0, limit: limit)
+            else { return response }
+            hop = found
+        }
         return try await following(hop, from: request, history: history, limit: limit, next: next)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineRedirect
 import HTTPPipelineTesting
+import Synchronization
 import Testing
 
 /// Hop limits, loops and what one call can ask for.
@@ -154,8 +155,43 @@ import Testing
         #expect(try await response.body.collect(upTo: 100) == Data("final".utf8))
     }
 
+    @Test func aRedirectsStreamedBodyIsReleasedBeforeTheHopIsSent() async throws {
+        // A transport's streamed body may hold the only connection to the host (a pool of one):
+        // the hop must not be sent while the redirect's body is still alive.
+        let transport = BodyReleaseTransport()
+        for path in ["/first", "/second"] {
+            let response = try await Pipeline(transport: transport) { RedirectMiddleware() }
+                .send(HTTPRequest(url: url("https://api.example.invalid\(path)")))
+            #expect(response.status == 200)
+        }
+        #expect(transport.redirectBodyEndedBeforeHop == [true, true, true, true])
+    }
+
     @Test func keepsTheMiddlewareContract() async {
         let report = await MiddlewareContract().check { RedirectMiddleware() }
         #expect(report.violations.isEmpty, "\(report)")
+    }
+}
+
+/// Answers `/first` and `/second` with 302s (to `/second`, then `/final`) whose bodies are
+/// streams that never end, and records, when each hop is asked, whether the body of the redirect
+/// before it had already been released (its stream's termination handler ran).
+final class BodyReleaseTransport: HTTPTransport, Sendable {
+    private let state = Mutex<(bodyEnded: Bool, endedBeforeHop: [Bool])>((false, []))
+
+    var redirectBodyEndedBeforeHop: [Bool] { state.withLock { $0.endedBeforeHop } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let path = request.url.path
+        if path != "/first" {
+            state.withLock { $0.endedBeforeHop.append($0.bodyEnded) }
+        }
+        guard path != "/final" else { return HTTPResponse(status: 200) }
+        state.withLock { $0.bodyEnded = false }
+        let (stream, continuation) = AsyncStream<Data>.makeStream()
+        continuation.yield(Data("moved ".utf8))
+        continuation.onTermination = { [self] _ in state.withLock { $0.bodyEnded = true } }
+        return HTTPResponse(
+            status: 302, fields: ["Location": path == "/first" ? "/second" : "/final"], body: HTTPBody(stream: stream))
     }
 }
