@@ -101,7 +101,7 @@ extension GzipMiddleware {
         guard !data.isEmpty else { return (data, response) }
         let codings = Self.codings(in: response.fields["Content-Encoding"] ?? "")
         if codings?.isEmpty == true {
-            guard options.decodesGzipDownloads, response.status != 206, Self.isGzipDownload(response) else {
+            guard mayDecodeAsDownload(response) else {
                 return (data, response)
             }
             return try decodeDownload(data, response)

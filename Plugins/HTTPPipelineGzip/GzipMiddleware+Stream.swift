@@ -36,7 +36,7 @@ extension GzipMiddleware {
         guard let codings = Self.codings(in: head.fields["Content-Encoding"] ?? "") else { return response }
         let download = codings.isEmpty
         if download {
-            guard options.decodesGzipDownloads, head.status != 206, Self.isGzipDownload(head) else { return response }
+            guard mayDecodeAsDownload(head) else { return response }
         }
         let announced = Self.contentLength(head.fields["Content-Length"])
         var read = WireRead(body)

@@ -115,7 +115,6 @@ public struct RedirectMiddleware: HTTPMiddleware {
         var hop = firstHop
         var sent: Set<Visit> = [Visit(request)]
         while true {
-            // The redirect's response is not used past this point: its body is dropped unread.
             guard sent.insert(Visit(hop.request)).inserted else {
                 throw RedirectError.loop(method: hop.request.method, url: hop.request.url)
             }
@@ -130,6 +129,7 @@ public struct RedirectMiddleware: HTTPMiddleware {
                 let following = try nextHop(
                     after: response.head, of: current, hopsSoFar: hops.hops.count, limit: limit)
             else { return response }
+            // A redirect's response ends with this pass: its body is dropped unread.
             hop = following
         }
     }
@@ -153,11 +153,8 @@ extension RedirectMiddleware {
     @inlinable
     public static var _bindsWhenBuilt: Bool { true }
 
-    /// `intercept` with `next` bound, compiled in this module, where `intercept` (marked
-    /// `@inline(__always)`) is inlined into the closure: one async frame a layer fewer than the
-    /// core's default binding compiled in the caller's module (the standard stack 28,155 ->
-    /// 27,368 instructions a request, Documentation/Performance.md). Written out here: the core's
-    /// closure, inlined into this module instead, measured 440 instructions a request more.
+    /// `intercept` with `next` bound, compiled in this module so that `intercept` is inlined into
+    /// the closure (why: `HTTPMiddleware._bound(to:)`).
     public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
         { request in try await intercept(request, next: next) }
     }
