@@ -24,6 +24,8 @@ final class SessionExchange: Sendable {
         // asked to resume or cancel, which URLSession allows from any thread. `SpillFile` is
         // only touched under this state's lock.
         var task: URLSessionTask?
+        /// The session's delegate, through which the task is cancelled.
+        var router: SessionRouter?
         var headWaiter: CheckedContinuation<URLResponse, any Error>?
         var queue = ChunkQueue()
         var spill: SpillFile?
@@ -64,7 +66,10 @@ final class SessionExchange: Sendable {
     ///   reported before a head arrived.
     func start(_ task: URLSessionTask, router: SessionRouter) async throws -> URLResponse {
         router.register(self, for: task)
-        state.withLock { $0.task = task }
+        state.withLock {
+            $0.task = task
+            $0.router = router
+        }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -82,7 +87,7 @@ final class SessionExchange: Sendable {
                     }
                 }
             } onCancel: {
-                task.cancel()
+                router.cancel(task)
             }
         } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
             throw CancellationError()
@@ -116,30 +121,30 @@ final class SessionExchange: Sendable {
 
     func receive(_ data: Data) {
         let (waiter, failedSpill) = state.withLock {
-            state -> (CheckedContinuation<Data?, any Error>?, URLSessionTask?) in
+            state -> (CheckedContinuation<Data?, any Error>?, Bool) in
             // After bytes could not be kept, none may follow them: the body ends in that error.
-            guard state.spillError == nil else { return (nil, nil) }
+            guard state.spillError == nil else { return (nil, false) }
             if let waiter = state.readWaiter {
                 state.readWaiter = nil
-                return (waiter, nil)
+                return (waiter, false)
             }
             let spilling = state.spill?.hasUnread ?? false
             guard spilling || state.queue.bytes + data.count > Self.memoryLimit else {
                 state.queue.append(data)
-                return (nil, nil)
+                return (nil, false)
             }
             do {
                 if state.spill == nil { state.spill = try SpillFile(in: spillDirectory) }
                 try state.spill?.append(data)
-                return (nil, nil)
+                return (nil, false)
             } catch {
                 // Bytes that cannot be kept end the body with the file error, never a gap.
                 state.spillError = error
-                return (nil, state.task)
+                return (nil, true)
             }
         }
         waiter?.resume(returning: data)
-        failedSpill?.cancel()
+        if failedSpill { cancelTransfer() }
         guard let progress else { return }
         progress(
             counts.withLock { counts in
@@ -183,6 +188,7 @@ final class SessionExchange: Sendable {
         enum Step {
             case chunk(Data)
             case end(Result<Void, any Error>)
+            case spillFailed(any Error)
             case wait
         }
         let step = state.withLock { state -> Step in
@@ -196,8 +202,7 @@ final class SessionExchange: Sendable {
                     return .chunk(chunk)
                 } catch {
                     state.spillError = error
-                    state.task?.cancel()
-                    return .end(.failure(error))
+                    return .spillFailed(error)
                 }
             }
             if let spillError = state.spillError { return .end(.failure(spillError)) }
@@ -210,8 +215,10 @@ final class SessionExchange: Sendable {
         case .end(let end):
             try Self.rethrow(end)
             return nil
+        case .spillFailed(let error):
+            cancelTransfer()
+            throw error
         case .wait:
-            let task = state.withLock { $0.task }
             do {
                 return try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { continuation in
@@ -225,7 +232,7 @@ final class SessionExchange: Sendable {
                         if ready { continuation.resume(throwing: Retry()) }
                     }
                 } onCancel: {
-                    task?.cancel()
+                    cancelTransfer()
                 }
             } catch is Retry {
                 return try await next()
@@ -235,8 +242,15 @@ final class SessionExchange: Sendable {
 
     /// The transfer is no longer wanted: its body was dropped.
     fileprivate func abandon() {
-        let task = state.withLock { $0.end == nil ? $0.task : nil }
-        task?.cancel()
+        guard state.withLock({ $0.end == nil }) else { return }
+        cancelTransfer()
+    }
+
+    /// Cancels the transfer, unless the session has reported its end (``SessionRouter/cancel(_:)``).
+    func cancelTransfer() {
+        let (task, router) = state.withLock { ($0.task, $0.router) }
+        guard let task, let router else { return }
+        router.cancel(task)
     }
 
     private static func rethrow(_ end: Result<Void, any Error>) throws {

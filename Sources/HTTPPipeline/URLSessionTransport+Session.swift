@@ -35,7 +35,14 @@ final class SessionOwner: Sendable {
         // caller's configuration is left as it was; `copy()` of one is always one.)
         let own = configuration.copy() as? URLSessionConfiguration ?? configuration
         own.httpShouldSetCookies = false
-        session = URLSession(configuration: own, delegate: router, delegateQueue: nil)
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking looks a data task up in the cache before it makes the task's
+        // protocol, and a cancel that lands meanwhile reports its failure once the task may
+        // have left the session's registry, which traps the process (see
+        // `SessionRouter.cancel(_:)`). Caching, where wanted, belongs in the pipeline.
+        own.urlCache = nil
+        #endif
+        session = URLSession(configuration: own, delegate: router, delegateQueue: router.queue)
     }
 
     deinit {
@@ -52,9 +59,32 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private let exchanges = Locked([Int: SessionExchange]())
     /// The cookies of the session's requests.
     let cookies: SessionCookieJar
+    /// The session's delegate queue: serial, one operation at a time.
+    let queue: OperationQueue
 
     init(cookies: SessionCookieJar) {
         self.cookies = cookies
+        queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "HTTPPipeline.URLSessionTransport.delegate"
+    }
+
+    /// Cancels `task` on the delegate queue, unless the session has reported its end by then.
+    ///
+    /// Every cancel of the transport goes through here. FoundationNetworking's `cancel()` reports
+    /// the task's failure later, on the session's work queue; when the task completes in between,
+    /// it has left the session's registry by the time that report runs, and the report traps
+    /// the process ("Trying to access a behaviour for a task that in not in the registry", seen
+    /// in one run of about three of `URLSessionTransportCancelRaceTests` without this). The
+    /// session ends a task on this serial queue (the delegate's `didCompleteWithError`, then the
+    /// task marked completed and dropped from the registry, in one operation), so a cancel run
+    /// here either runs wholly before that, its report queued ahead of the drop, or after it,
+    /// when the exchange is gone and nothing is cancelled.
+    func cancel(_ task: URLSessionTask) {
+        queue.addOperation { [self] in
+            guard exchanges.withLock({ $0[task.taskIdentifier] != nil }) else { return }
+            task.cancel()
+        }
     }
 
     func register(_ exchange: SessionExchange, for task: URLSessionTask) {

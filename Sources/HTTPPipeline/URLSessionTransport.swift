@@ -25,7 +25,9 @@ public import Foundation
 /// - **Files.** Upload from a file with ``HTTPBody/init(contentsOf:chunkSize:)``; download to one
 ///   with ``HTTPBody/write(to:limit:)``, which streams to a temporary file and moves it into place.
 /// - Cancelling the calling task cancels the underlying request at once and throws
-///   `CancellationError`.
+///   `CancellationError`. On Linux the transport's session has no `URLCache` (a configuration's
+///   is dropped): FoundationNetworking traps the process when a task is cancelled while it waits
+///   for its cache lookup. A cache, where one is wanted, belongs in the pipeline.
 /// - A request whose URL is not absolute `http`/`https` with a host, or whose fields cannot be
 ///   sent (a name that is not a token, a value holding CR, LF or NUL), fails with
 ///   ``HTTPTransportError/invalidRequest(reason:)`` before anything is sent. The scheme is
@@ -180,7 +182,7 @@ public struct URLSessionTransport: HTTPTransport {
             }
         let response = try await exchange.start(task, router: owner.router)
         guard let http = response as? HTTPURLResponse else {
-            task.cancel()
+            exchange.cancelTransfer()
             throw HTTPTransportError.nonHTTPResponse
         }
         let head = HTTPResponseHead(http)
