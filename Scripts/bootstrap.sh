@@ -16,6 +16,8 @@ command -v pigz >/dev/null 2>&1 || missing+=(pigz)
 command -v zopfli >/dev/null 2>&1 || missing+=(zopfli)
 # valgrind, for the instruction and allocation counts of Scripts/callgrind-per-request.sh.
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+# gdb, for the stacks Scripts/bounded-test.sh prints when a test run hangs in CI.
+command -v gdb >/dev/null 2>&1 || missing+=(gdb)
 # Python with venv, for the httpbin the interop tests run against (Scripts/interop-server.sh).
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
