@@ -32,6 +32,10 @@ final class SessionExchange: Sendable {
         var spillError: (any Error)?
         var end: Result<Void, any Error>?
         var readWaiter: CheckedContinuation<Data?, any Error>?
+        /// The transfer was cancelled: bytes that still arrive are not wanted.
+        var cancelled = false
+        /// Bytes arrived after the cancel and were dropped: the body can only end in failure.
+        var dropped = false
     }
 
     private let state = Locked(State())
@@ -120,6 +124,13 @@ final class SessionExchange: Sendable {
     }
 
     func receive(_ data: Data) {
+        // After a cancel nobody reads the bytes: they are neither queued, spilled nor reported
+        // while the cancel waits its turn on the delegate queue.
+        let dropped = state.withLock { state in
+            if state.cancelled { state.dropped = true }
+            return state.cancelled
+        }
+        guard !dropped else { return }
         let (waiter, failedSpill) = state.withLock {
             state -> (CheckedContinuation<Data?, any Error>?, Bool) in
             // After bytes could not be kept, none may follow them: the body ends in that error.
@@ -155,9 +166,16 @@ final class SessionExchange: Sendable {
 
     func complete(_ error: (any Error)?) {
         let (headWaiter, readWaiter, end) = state.withLock { state in
+            // A cancel that came too late for the session still cost the bytes dropped after it:
+            // a body with bytes missing never ends as a success.
             let end: Result<Void, any Error> =
-                if let spillError = state.spillError { .failure(spillError) } else if let error { .failure(error) } else
-                {
+                if let spillError = state.spillError {
+                    .failure(spillError)
+                } else if let error {
+                    .failure(error)
+                } else if state.dropped {
+                    .failure(URLError(.cancelled))
+                } else {
                     .success(())
                 }
             state.end = end
@@ -248,7 +266,10 @@ final class SessionExchange: Sendable {
 
     /// Cancels the transfer, unless the session has reported its end (``SessionRouter/cancel(_:)``).
     func cancelTransfer() {
-        let (task, router) = state.withLock { ($0.task, $0.router) }
+        let (task, router) = state.withLock { state in
+            state.cancelled = true
+            return (state.task, state.router)
+        }
         guard let task, let router else { return }
         router.cancel(task)
     }

@@ -38,8 +38,8 @@ final class SessionOwner: Sendable {
         #if canImport(FoundationNetworking)
         // FoundationNetworking looks a data task up in the cache before it makes the task's
         // protocol, and a cancel that lands meanwhile reports its failure once the task may
-        // have left the session's registry, which traps the process (see
-        // `SessionRouter.cancel(_:)`). Caching, where wanted, belongs in the pipeline.
+        // have left the session's registry, which traps the process: `SessionRouter.cancel(_:)`
+        // is safe only without a cache.
         own.urlCache = nil
         #endif
         session = URLSession(configuration: own, delegate: router, delegateQueue: router.queue)
@@ -69,22 +69,31 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
         queue.name = "HTTPPipeline.URLSessionTransport.delegate"
     }
 
-    /// Cancels `task` on the delegate queue, unless the session has reported its end by then.
+    /// Cancels `task`: on Linux on the delegate queue, unless the session has reported its end
+    /// by then; elsewhere at once.
     ///
-    /// Every cancel of the transport goes through here. FoundationNetworking's `cancel()` reports
-    /// the task's failure later, on the session's work queue; when the task completes in between,
-    /// it has left the session's registry by the time that report runs, and the report traps
-    /// the process ("Trying to access a behaviour for a task that in not in the registry", seen
-    /// in one run of about three of `URLSessionTransportCancelRaceTests` without this). The
-    /// session ends a task on this serial queue (the delegate's `didCompleteWithError`, then the
-    /// task marked completed and dropped from the registry, in one operation), so a cancel run
-    /// here either runs wholly before that, its report queued ahead of the drop, or after it,
-    /// when the exchange is gone and nothing is cancelled.
+    /// Every cancel of the transport goes through here. FoundationNetworking's `cancel()` queues
+    /// a report of the task's failure on the session's work queue; if the task has left the
+    /// session's registry by the time that report runs, the report traps the process ("Trying to
+    /// access a behaviour for a task that in not in the registry"). The session ends a task in
+    /// one operation on this serial queue (the delegate's `didCompleteWithError`, the task
+    /// marked completed, its removal from the registry queued on the work queue), so a cancel run
+    /// here runs either before that operation, its report queued ahead of the removal, or after
+    /// it, when the exchange is gone and nothing is cancelled.
+    ///
+    /// That holds only because the session has no `URLCache` (``SessionOwner``): with one,
+    /// `cancel()` defers its report until the task's cache lookup answers, on a background
+    /// thread, and the report can still come after the removal (1 trap in 12 runs of
+    /// `URLSessionTransportCancelRaceTests` with this queue and the cache; 2 in 11 with neither).
     func cancel(_ task: URLSessionTask) {
+        #if canImport(FoundationNetworking)
         queue.addOperation { [self] in
             guard exchanges.withLock({ $0[task.taskIdentifier] != nil }) else { return }
             task.cancel()
         }
+        #else
+        task.cancel()
+        #endif
     }
 
     func register(_ exchange: SessionExchange, for task: URLSessionTask) {

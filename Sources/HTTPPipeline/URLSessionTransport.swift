@@ -24,10 +24,13 @@ public import Foundation
 ///   (``HTTPTransferProgress``) is told as its body goes out and the response comes in.
 /// - **Files.** Upload from a file with ``HTTPBody/init(contentsOf:chunkSize:)``; download to one
 ///   with ``HTTPBody/write(to:limit:)``, which streams to a temporary file and moves it into place.
-/// - Cancelling the calling task cancels the underlying request at once and throws
+/// - **Cancelling** the calling task cancels the underlying request at once and throws
 ///   `CancellationError`. On Linux the transport's session has no `URLCache` (a configuration's
-///   is dropped): FoundationNetworking traps the process when a task is cancelled while it waits
-///   for its cache lookup. A cache, where one is wanted, belongs in the pipeline.
+///   cache is not used, and a request's `cachePolicy` has nothing to consult): FoundationNetworking
+///   traps the process when a task is cancelled while it waits for its cache lookup or as it
+///   completes, and the transport's cancels are safe only without a cache. Responses are not
+///   cached below the pipeline there, authenticated ones included; a caching layer, where one is
+///   wanted, goes in the pipeline, where it sees what the other layers do.
 /// - A request whose URL is not absolute `http`/`https` with a host, or whose fields cannot be
 ///   sent (a name that is not a token, a value holding CR, LF or NUL), fails with
 ///   ``HTTPTransportError/invalidRequest(reason:)`` before anything is sent. The scheme is
@@ -78,7 +81,8 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// The session that sends every request; its delegate belongs to the transport. Its
     /// configuration is the one the transport was given, except that `httpShouldSetCookies` is
-    /// `false`: the transport adds cookies itself, by the settings it was given.
+    /// `false` (the transport adds cookies itself, by the settings it was given) and, on Linux,
+    /// `urlCache` is `nil` (see "Cancelling" above).
     public var session: URLSession { owner.session }
 
     /// Creates a transport.
@@ -93,7 +97,7 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// - Parameters:
     ///   - configuration: The session's configuration; `nil` (the default) for the shared session,
-    ///     which has the `.default` configuration.
+    ///     which has the `.default` configuration. On Linux its `urlCache` is not used.
     ///   - bufferingLimit: The most bytes of a body of known length handed over buffered; 256 KiB
     ///     by default.
     ///   - spoolDirectory: Where streamed request bodies are written before they are uploaded
@@ -129,7 +133,8 @@ public struct URLSessionTransport: HTTPTransport {
     /// Creates a transport with a session of its own that has `session`'s configuration.
     ///
     /// The transport needs its own delegate to stream bodies, so it never sends through `session`
-    /// itself; only its configuration (timeouts, connection limits, cookies, caches) is used, and
+    /// itself; only its configuration (timeouts, connection limits, cookies; on Apple platforms the
+    /// cache, on Linux no cache) is used, and
     /// `session`'s delegate is not consulted (no redirect, challenge or metrics callbacks). The
     /// ``session`` of a `URLSessionTransport` says `httpShouldSetCookies = false`, since the
     /// transport sends cookies itself; given one, the new transport handles cookies as that

@@ -20,7 +20,6 @@ import Testing
         defer { server.stop() }
         server.route("GET", "/quick", .init(body: Data("quick".utf8)))
         let transport = URLSessionTransport()
-        var outcomes = (answered: 0, cancelled: 0)
         for index in 0..<Self.exchanges {
             let call = Task {
                 try await transport.send(HTTPRequest(url: server.baseURL.appending(path: "quick"))).bytes()
@@ -31,13 +30,10 @@ import Testing
             switch await call.result {
             case .success(let body):
                 #expect(body == Data("quick".utf8))
-                outcomes.answered += 1
             case .failure(let error):
                 #expect(error is CancellationError, "\(error)")
-                outcomes.cancelled += 1
             }
         }
-        #expect(outcomes.answered + outcomes.cancelled == Self.exchanges)
     }
 
     @Test func droppingAStreamedBodyAtAnyMomentNeverTraps() async throws {
@@ -55,7 +51,9 @@ import Testing
             if index % 2 == 0 {
                 for try await _ in response.body { break }
             }
+            // The body is dropped after 0 to 0.6 ms: kept alive until then.
             try await Task.sleep(for: .microseconds(index % 17 * 40))
+            withExtendedLifetime(response) {}
         }
     }
 }
