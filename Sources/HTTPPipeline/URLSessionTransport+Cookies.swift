@@ -38,7 +38,10 @@ struct SessionCookieJar: @unchecked Sendable {
 
     /// Keeps the cookies `response` sets, each bound to the port it came from.
     func store(from response: HTTPURLResponse) {
-        guard let storage, let url = response.url, let origin = HTTPOrigin(url) else { return }
+        // Most responses set no cookie: they are not bridged and parsed for one.
+        guard let storage, response.value(forHTTPHeaderField: "Set-Cookie") != nil, let url = response.url,
+            let origin = HTTPOrigin(url)
+        else { return }
         var fields: [String: String] = [:]
         for (key, value) in response.allHeaderFields {
             if let name = key as? String, let value = value as? String { fields[name] = value }

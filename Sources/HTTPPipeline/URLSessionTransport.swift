@@ -81,8 +81,9 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// The session that sends every request; its delegate belongs to the transport. Its
     /// configuration is the one the transport was given, except that `httpShouldSetCookies` is
-    /// `false` (the transport adds cookies itself, by the settings it was given) and, on Linux,
-    /// `urlCache` is `nil` (see "Cancelling" above).
+    /// `false` and `httpCookieAcceptPolicy` is `.never` (the transport adds and stores cookies
+    /// itself, by the settings it was given) and, on Linux, `urlCache` is `nil` (see
+    /// "Cancelling" above).
     public var session: URLSession { owner.session }
 
     /// Creates a transport.
@@ -136,9 +137,9 @@ public struct URLSessionTransport: HTTPTransport {
     /// itself; only its configuration (timeouts, connection limits, cookies; on Apple platforms the
     /// cache, on Linux no cache) is used, and
     /// `session`'s delegate is not consulted (no redirect, challenge or metrics callbacks). The
-    /// ``session`` of a `URLSessionTransport` says `httpShouldSetCookies = false`, since the
-    /// transport sends cookies itself; given one, the new transport handles cookies as that
-    /// transport does.
+    /// ``session`` of a `URLSessionTransport` says `httpShouldSetCookies = false` and
+    /// `httpCookieAcceptPolicy = .never`, since the transport sends and stores cookies itself;
+    /// given one, the new transport handles cookies as that transport does.
     ///
     /// - Parameter session: The session whose configuration to use.
     public init(session: URLSession) {

@@ -52,6 +52,20 @@ import FoundationNetworking
         #expect(serverA.requests.last?.header("Cookie") == Self.setByA)
     }
 
+    @Test func aCookieSetInAFieldSpelledInLowerCaseIsKeptAndOnlyTheTransportStoresIt() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        serverA.route("GET", "/lower", .init(headers: [("set-cookie", "lower=SET-LOWER; Path=/")]))
+        let (transport, storage) = try Self.transport()
+        _ = try await transport.send(get(serverA, "lower"))
+        _ = try await transport.send(get(serverA, "echo"))
+        #expect(serverA.requests.last?.header("Cookie") == "lower=SET-LOWER")
+        // Stored once, by the transport, bound to the port that set it.
+        let stored = (storage.cookies ?? []).filter { $0.name == "lower" }
+        #expect(stored.count == 1)
+        #expect(stored.first?.portList?.map(\.intValue) == [serverA.port])
+    }
+
     @Test func aCookieAServerSetNeverReachesAnotherPortOfItsHost() async throws {
         defer { serverA.stop() }
         defer { serverB.stop() }
