@@ -6,7 +6,8 @@ import Foundation
 #endif
 
 /// A transport's cookies: kept in its configuration's cookie storage, each bound to the origin
-/// that set it, and sent by the transport itself (URLSession neither adds nor replaces any).
+/// that set it, stored and sent by the transport itself (URLSession neither stores, adds nor
+/// replaces any).
 ///
 /// Cookie storages key cookies by host alone (RFC 6265 §8.5), so URLSession sends a cookie to
 /// every port of the host that set it: two servers on one machine read each other's cookies.
@@ -38,15 +39,12 @@ struct SessionCookieJar: @unchecked Sendable {
 
     /// Keeps the cookies `response` sets, each bound to the port it came from.
     func store(from response: HTTPURLResponse) {
-        // Most responses set no cookie: they are not bridged and parsed for one.
-        guard let storage, response.value(forHTTPHeaderField: "Set-Cookie") != nil, let url = response.url,
+        // Most responses set no cookie: they are not parsed for one. The field is found in any
+        // case of its name, and handed to `HTTPCookie` under the name it looks for.
+        guard let storage, let setCookie = response.value(forHTTPHeaderField: "Set-Cookie"), let url = response.url,
             let origin = HTTPOrigin(url)
         else { return }
-        var fields: [String: String] = [:]
-        for (key, value) in response.allHeaderFields {
-            if let name = key as? String, let value = value as? String { fields[name] = value }
-        }
-        let cookies = HTTPCookie.cookies(withResponseHeaderFields: fields, for: url).compactMap {
+        let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": setCookie], for: url).compactMap {
             Self.bound($0, to: origin.port)
         }
         guard !cookies.isEmpty else { return }

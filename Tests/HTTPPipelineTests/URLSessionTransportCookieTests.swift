@@ -110,6 +110,15 @@ import FoundationNetworking
         #expect(serverA.requests.last?.headerValues("Cookie") == [])
     }
 
+    @Test func withoutHTTPShouldSetCookiesAResponsesCookieIsNotStoredEither() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        // Cookies off means none stored: FoundationNetworking's own handling stored them anyway.
+        let (transport, storage) = try Self.transport { $0.httpShouldSetCookies = false }
+        _ = try await transport.send(get(serverA, "login"))
+        #expect(storage.cookies?.isEmpty ?? true, "\(storage.cookies ?? [])")
+    }
+
     @Test func aSecureCookieIsNeverSentOverPlainHTTP() async throws {
         defer { serverA.stop() }
         defer { serverB.stop() }
@@ -216,8 +225,11 @@ import FoundationNetworking
     @Test func theCallersConfigurationIsLeftAsItWas() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = true
+        configuration.httpCookieAcceptPolicy = .always
         let transport = URLSessionTransport(configuration: configuration)
         #expect(configuration.httpShouldSetCookies)
+        #expect(configuration.httpCookieAcceptPolicy == .always)
         #expect(!transport.session.configuration.httpShouldSetCookies, "the transport sets cookies, not URLSession")
+        #expect(transport.session.configuration.httpCookieAcceptPolicy == .never, "and stores them, not URLSession")
     }
 }
