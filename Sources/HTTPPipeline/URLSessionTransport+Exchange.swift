@@ -36,6 +36,10 @@ final class SessionExchange: Sendable {
         var cancelled = false
         /// Bytes arrived after the cancel and were dropped: the body can only end in failure.
         var dropped = false
+        /// The session reported the response head (`didReceive(response:)`).
+        var headArrived = false
+        /// A head the session never reported, taken from the task as it completed.
+        var lateHead: URLResponse?
     }
 
     private let state = Locked(State())
@@ -79,15 +83,16 @@ final class SessionExchange: Sendable {
                 try await withCheckedThrowingContinuation { continuation in
                     // Cancelled before this point, the task may have ended already: then it
                     // never calls back again, and the end is the answer.
-                    let ended = state.withLock { state -> Result<Void, any Error>? in
-                        if let end = state.end { return end }
+                    let ended = state.withLock { state -> (Result<Void, any Error>, URLResponse?)? in
+                        if let end = state.end { return (end, state.lateHead) }
                         state.headWaiter = continuation
                         return nil
                     }
                     switch ended {
                     case nil: task.resume()
-                    case .failure(let error)?: continuation.resume(throwing: error)
-                    case .success?: continuation.resume(throwing: HTTPTransportError.nonHTTPResponse)
+                    case (.failure(let error), _)?: continuation.resume(throwing: error)
+                    case (.success, let head?)?: continuation.resume(returning: head)
+                    case (.success, nil)?: continuation.resume(throwing: HTTPTransportError.nonHTTPResponse)
                     }
                 }
             } onCancel: {
@@ -100,6 +105,7 @@ final class SessionExchange: Sendable {
 
     func receive(_ response: URLResponse) {
         let waiter = state.withLock { state in
+            state.headArrived = true
             defer { state.headWaiter = nil }
             return state.headWaiter
         }
@@ -164,8 +170,14 @@ final class SessionExchange: Sendable {
             })
     }
 
-    func complete(_ error: (any Error)?) {
-        let (headWaiter, readWaiter, end) = state.withLock { state in
+    /// Whether the session has not reported the response head.
+    var awaitsHead: Bool { state.withLock { !$0.headArrived } }
+
+    /// The transfer ended: with `error`, or whole. `lateHead` is the task's response, for a head
+    /// the session never reported: FoundationNetworking ends a 3xx whose `Location` is missing
+    /// or unusable without `didReceive(response:)`, and that 3xx is the answer.
+    func complete(_ error: (any Error)?, lateHead: URLResponse? = nil) {
+        let (headWaiter, readWaiter, end, head) = state.withLock { state in
             // A cancel that came too late for the session still cost the bytes dropped after it:
             // a body with bytes missing never ends as a success.
             let end: Result<Void, any Error> =
@@ -179,17 +191,18 @@ final class SessionExchange: Sendable {
                     .success(())
                 }
             state.end = end
+            if !state.headArrived, let lateHead, lateHead is HTTPURLResponse { state.lateHead = lateHead }
             defer {
                 state.headWaiter = nil
                 state.readWaiter = nil
             }
-            return (state.headWaiter, state.readWaiter, end)
+            return (state.headWaiter, state.readWaiter, end, state.lateHead)
         }
         if let headWaiter {
-            if case .failure(let error) = end {
-                headWaiter.resume(throwing: error)
-            } else {
-                headWaiter.resume(throwing: HTTPTransportError.nonHTTPResponse)
+            switch (end, head) {
+            case (.failure(let error), _): headWaiter.resume(throwing: error)
+            case (.success, let head?): headWaiter.resume(returning: head)
+            case (.success, nil): headWaiter.resume(throwing: HTTPTransportError.nonHTTPResponse)
             }
         }
         if let readWaiter {

@@ -151,6 +151,14 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        exchange?.complete(error)
+        guard let exchange else { return }
+        // A head the session never reported (a 3xx it could not follow): its cookies are kept
+        // before the caller gets it, as `didReceive(response:)` keeps them.
+        if error == nil, exchange.awaitsHead, let http = task.response as? HTTPURLResponse {
+            cookies.store(from: http)
+            exchange.complete(nil, lateHead: http)
+        } else {
+            exchange.complete(error)
+        }
     }
 }

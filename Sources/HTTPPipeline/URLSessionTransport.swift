@@ -41,7 +41,9 @@ public import Foundation
 ///   happens in the middle of a streamed body is thrown by the read that meets it.
 /// - HTTP error statuses are returned, not thrown.
 /// - **Redirects** are handed back as the 3xx response they are, for a redirect layer in the
-///   pipeline to follow (``followsRedirects`` is `false` by default).
+///   pipeline to follow (``followsRedirects`` is `false` by default). A 3xx whose `Location` is
+///   missing or unusable comes back as it is too, followed or not, its cookies kept; on Linux
+///   with an empty body (FoundationNetworking drops the body of such a response).
 /// - **Cookies are kept to the origin that set them** (scheme, host and port, like browsers'
 ///   port-bound cookies), where URLSession's own handling keys them by host alone (RFC 6265
 ///   §8.5) and sends a cookie one server set to every other port of its host. The transport

@@ -290,6 +290,30 @@ struct URLSessionTransportStreamingTests {
         #expect(try await followed.body.collect(upTo: 100) == Data("here".utf8))
     }
 
+    @Test(
+        "A 3xx whose Location is missing or unusable comes back as itself, its cookie kept; URLSession drops its body",
+        arguments: [nil, "", "http://[bad"] as [String?], [false, true])
+    func aRedirectURLSessionCannotFollowIsHandedBack(location: String?, followsRedirects: Bool) async throws {
+        let server = LoopbackServer()
+        var headers = [("Set-Cookie", "moved=KEPT; Path=/")]
+        if let location { headers.append(("Location", location)) }
+        server.route("GET", "/old", .init(status: 302, headers: headers, body: Data("moved".utf8)))
+        server.route("GET", "/echo", .init(body: Data("ok".utf8)))
+        try server.start()
+        defer { server.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieAcceptPolicy = .always
+        let transport = URLSessionTransport(configuration: configuration, followsRedirects: followsRedirects)
+        // FoundationNetworking ends such a task without reporting its response: it was thrown
+        // away as "not an HTTP response".
+        let response = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("old")))
+        #expect(response.status == 302)
+        #expect(response.fields["Location"] == location)
+        #expect(try await response.body.collect(upTo: 100).isEmpty)
+        _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("echo")))
+        #expect(server.requests.last?.header("Cookie") == "moved=KEPT")
+    }
+
     @Test("A redirect URLSession follows (followsRedirects true) carries the cookie its 302 set")
     func followedRedirectCarriesCookie() async throws {
         let server = LoopbackServer()
