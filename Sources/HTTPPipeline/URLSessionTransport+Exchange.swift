@@ -130,36 +130,36 @@ final class SessionExchange: Sendable {
     }
 
     func receive(_ data: Data) {
-        // After a cancel nobody reads the bytes: they are neither queued, spilled nor reported
-        // while the cancel waits its turn on the delegate queue.
-        let dropped = state.withLock { state in
-            if state.cancelled { state.dropped = true }
-            return state.cancelled
-        }
-        guard !dropped else { return }
-        let (waiter, failedSpill) = state.withLock {
-            state -> (CheckedContinuation<Data?, any Error>?, Bool) in
+        let (waiter, failedSpill, dropped) = state.withLock {
+            state -> (CheckedContinuation<Data?, any Error>?, failedSpill: Bool, dropped: Bool) in
+            // After a cancel nobody reads the bytes: they are neither queued, spilled nor
+            // reported while the cancel waits its turn on the delegate queue.
+            if state.cancelled {
+                state.dropped = true
+                return (nil, false, true)
+            }
             // After bytes could not be kept, none may follow them: the body ends in that error.
-            guard state.spillError == nil else { return (nil, false) }
+            guard state.spillError == nil else { return (nil, false, false) }
             if let waiter = state.readWaiter {
                 state.readWaiter = nil
-                return (waiter, false)
+                return (waiter, false, false)
             }
             let spilling = state.spill?.hasUnread ?? false
             guard spilling || state.queue.bytes + data.count > Self.memoryLimit else {
                 state.queue.append(data)
-                return (nil, false)
+                return (nil, false, false)
             }
             do {
                 if state.spill == nil { state.spill = try SpillFile(in: spillDirectory) }
                 try state.spill?.append(data)
-                return (nil, false)
+                return (nil, false, false)
             } catch {
                 // Bytes that cannot be kept end the body with the file error, never a gap.
                 state.spillError = error
-                return (nil, true)
+                return (nil, true, false)
             }
         }
+        guard !dropped else { return }
         waiter?.resume(returning: data)
         if failedSpill { cancelTransfer() }
         guard let progress else { return }
@@ -176,7 +176,7 @@ final class SessionExchange: Sendable {
     /// The transfer ended: with `error`, or whole. `lateHead` is the task's response, for a head
     /// the session never reported: FoundationNetworking ends a 3xx whose `Location` is missing
     /// or unusable without `didReceive(response:)`, and that 3xx is the answer.
-    func complete(_ error: (any Error)?, lateHead: URLResponse? = nil) {
+    func complete(_ error: (any Error)?, lateHead: HTTPURLResponse? = nil) {
         let (headWaiter, readWaiter, end, head) = state.withLock { state in
             // A cancel that came too late for the session still cost the bytes dropped after it:
             // a body with bytes missing never ends as a success.
@@ -191,7 +191,7 @@ final class SessionExchange: Sendable {
                     .success(())
                 }
             state.end = end
-            if !state.headArrived, let lateHead, lateHead is HTTPURLResponse { state.lateHead = lateHead }
+            if !state.headArrived, let lateHead { state.lateHead = lateHead }
             defer {
                 state.headWaiter = nil
                 state.readWaiter = nil

@@ -52,7 +52,7 @@ import FoundationNetworking
         #expect(serverA.requests.last?.header("Cookie") == Self.setByA)
     }
 
-    @Test func aCookieSetInAFieldSpelledInLowerCaseIsKeptAndOnlyTheTransportStoresIt() async throws {
+    @Test func aCookieSetInAFieldSpelledInLowerCaseIsKeptBoundToItsPort() async throws {
         defer { serverA.stop() }
         defer { serverB.stop() }
         serverA.route("GET", "/lower", .init(headers: [("set-cookie", "lower=SET-LOWER; Path=/")]))
