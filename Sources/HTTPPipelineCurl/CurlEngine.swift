@@ -1,14 +1,15 @@
 import CHTTPPipelineCurl
 import Foundation
 import HTTPPipeline
+import Synchronization
 
 /// One libcurl multi handle and the one thread that drives it.
 ///
 /// Every libcurl call on the multi handle and its easy handles happens on that thread
-/// (``CurlEventLoop``); other threads only queue a ``Command`` and wake it with
-/// `curl_multi_wakeup`, the one multi call libcurl documents as safe from any thread. The
-/// thread waits in `curl_multi_poll`, so it costs nothing while idle, and an async caller never
-/// blocks a thread of the cooperative pool.
+/// (``CurlEventLoop``); other threads only queue a ``Command`` and, when the thread sleeps, wake
+/// it with `curl_multi_wakeup`, the one multi call libcurl documents as safe from any thread.
+/// The thread sleeps in `curl_multi_poll`, so it costs nothing while idle, and an async caller
+/// never blocks a thread of the cooperative pool.
 final class CurlEngine: Sendable {
     /// A direction of a paused transfer.
     enum Direction: Sendable {
@@ -45,6 +46,29 @@ final class CurlEngine: Sendable {
     let configuration: CurlTransport.Configuration
     let multi: Multi
     private let inbox = Locked(Inbox())
+    /// How many commands are queued: read without the lock by the thread while it polls
+    /// without sleeping. Changed only under the inbox's lock.
+    private let queued = Atomic<Int>(0)
+    /// Whether the thread is about to sleep, or sleeps, in `curl_multi_poll`: only then does a
+    /// command need `curl_multi_wakeup` (a system call on each side). The thread sets it, then
+    /// looks at ``queued``; a poster raises ``queued``, then looks at this: with both in
+    /// sequentially consistent order, at least one of them sees the other, so a command is never
+    /// left waiting for a thread that went to sleep.
+    private let sleeping = Atomic<Bool>(false)
+    #if os(Linux)
+    /// The engine's thread, once it runs: for ``threadCPUTime``.
+    private let threadID = Locked<pthread_t?>(nil)
+
+    /// How much CPU time the engine's thread has used, or `nil` before it runs: tests check with
+    /// it that the thread sleeps when there is nothing to do. Only while the engine lives.
+    var threadCPUTime: Duration? {
+        guard let thread = threadID.value else { return nil }
+        var clock = clockid_t()
+        var time = timespec()
+        guard pthread_getcpuclockid(thread, &clock) == 0, clock_gettime(clock, &time) == 0 else { return nil }
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+    #endif
 
     init(configuration: CurlTransport.Configuration) {
         _ = Self.globalInit
@@ -53,6 +77,9 @@ final class CurlEngine: Sendable {
         guard let handle = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         multi = Multi(handle: handle)
         let thread = Thread { [self] in
+            #if os(Linux)
+            threadID.withLock { $0 = pthread_self() }
+            #endif
             CurlEventLoop(engine: self).run()
         }
         thread.name = "HTTPPipelineCurl"
@@ -71,13 +98,37 @@ final class CurlEngine: Sendable {
             // the multi handle up between the check and the call.
             guard !inbox.ended else { return }
             inbox.commands.append(command)
-            curl_multi_wakeup(multi.handle)
+            queued.add(1, ordering: .sequentiallyConsistent)
+            if sleeping.load(ordering: .sequentiallyConsistent) { curl_multi_wakeup(multi.handle) }
         }
+    }
+
+    /// Whether commands wait to be taken (engine thread, without the lock).
+    var hasCommands: Bool { queued.load(ordering: .sequentiallyConsistent) > 0 }
+
+    /// The thread is about to sleep (engine thread): from now on a command wakes it. Returns
+    /// `false`, and the thread stays awake, when a command came first.
+    func prepareToSleep() -> Bool {
+        sleeping.store(true, ordering: .sequentiallyConsistent)
+        guard !hasCommands else {
+            sleeping.store(false, ordering: .sequentiallyConsistent)
+            return false
+        }
+        return true
+    }
+
+    /// The thread woke up (engine thread).
+    func awake() {
+        sleeping.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// The commands queued since the last call (engine thread).
     func takeCommands(into commands: inout [Command]) {
-        inbox.withLock { swap(&$0.commands, &commands) }
+        guard hasCommands else { return }
+        inbox.withLock {
+            swap(&$0.commands, &commands)
+            queued.store(0, ordering: .sequentiallyConsistent)
+        }
     }
 
     /// The thread is ending (engine thread): no command is taken after this.

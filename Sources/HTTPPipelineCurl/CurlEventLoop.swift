@@ -33,18 +33,26 @@ final class CurlEventLoop {
 
     func run() {
         var running: Int32 = 0
+        var spin = CurlSpin(window: engine.configuration.spinBeforeSleeping)
         while true {
             engine.takeCommands(into: &commands)
+            var worked = !commands.isEmpty
             for command in commands { handle(command) }
             commands.removeAll(keepingCapacity: true)
             if stopping { break }
             curl_multi_perform(multi, &running)
-            finishDone()
+            if finishDone() { worked = true }
+            // A request just went out or one just ended: its answer, or the caller's next request,
+            // often comes within microseconds; waiting for it here saves waking the thread.
+            if worked, spin.poll(multi, engine: engine) { continue }
             var timeout = 0
             curl_multi_timeout(multi, &timeout)
-            // -1: nothing is due; the poll still returns at once when a command wakes it.
+            // 0: something is due now. -1: nothing is due; a command still wakes the poll at once.
+            guard timeout != 0 else { continue }
             if timeout < 0 || timeout > 1_000 { timeout = 1_000 }
+            guard engine.prepareToSleep() else { continue }
             curl_multi_poll(multi, nil, 0, Int32(timeout), nil)
+            engine.awake()
         }
         engine.end()
         for easy in active.values { remove(easy, ending: .failure(CancellationError())) }
@@ -79,28 +87,32 @@ final class CurlEventLoop {
         }
     }
 
-    /// Finishes the transfers libcurl reports done.
-    private func finishDone() {
+    /// Finishes the transfers libcurl reports done; returns whether there were any.
+    private func finishDone() -> Bool {
         var queued: Int32 = 0
+        var finished = false
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                 let easy = byHandle[handle]
             else { continue }
             let code = CHTTPPipelineCurl_result(message)
             remove(easy, ending: code == CURLE_OK ? .success(()) : .failure(easy.error(for: code)))
+            finished = true
         }
+        return finished
     }
 
-    /// Takes `easy` out of the multi handle, tells its transfer how it ended, and keeps the
-    /// handle for the next transfer.
+    /// Tells `easy`'s transfer how it ended, takes the handle out of the multi handle, and keeps
+    /// it for the next transfer. The transfer learns first: its caller goes on while the handle
+    /// is put away.
     private func remove(_ easy: CurlEasy, ending end: Result<Void, any Error>) {
-        curl_multi_remove_handle(multi, easy.handle)
         byHandle[easy.handle] = nil
-        guard let transfer = easy.transfer else { return }
-        active[ObjectIdentifier(transfer)] = nil
-        let head = easy.bufferedHead()
+        if let transfer = easy.transfer {
+            active[ObjectIdentifier(transfer)] = nil
+            transfer.complete(end, head: easy.bufferedHead())
+        }
+        curl_multi_remove_handle(multi, easy.handle)
         easy.reset()
-        transfer.complete(end, head: head)
         if idle.count < Self.idleLimit { idle.append(easy) } else { easy.cleanup() }
     }
 }

@@ -1,0 +1,71 @@
+#if os(Linux)
+import Foundation
+import HTTPPipeline
+@testable import HTTPPipelineCurl
+import HTTPPipelineTesting
+import Testing
+
+/// The engine's thread polls for a moment after each request before it sleeps
+/// (`spinBeforeSleeping`): these pin that it does sleep, that its empty waits stay within their
+/// budget, and that a request never waits for a thread that went to sleep.
+@Suite("CurlTransport's engine thread sleeps when idle")
+struct CurlEngineSleepTests {
+    @Test func anIdleEngineThreadUsesAlmostNoCPUAfterItsRequestsEnd() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        server.route("GET", "/ping", .init(body: Data("pong".utf8)))
+        let transport = CurlTransport(configuration: .default)
+        for _ in 0..<50 {
+            _ = try await transport.send(HTTPRequest(url: server.url("ping")))
+        }
+        let engine = transport.owner.engine
+        let before = try #require(engine.threadCPUTime)
+        try await Task.sleep(for: .milliseconds(400))
+        let used = try #require(engine.threadCPUTime) - before
+        // A thread that kept polling would use the whole 400 ms; a sleeping one wakes once a
+        // second at most (the poll's longest wait), for microseconds.
+        #expect(used < .milliseconds(20), "the idle engine's thread used \(used) of CPU in 400 ms")
+    }
+
+    @Test func waitsForASlowServerSpinAtMostATenthOfTheTimeEvenWithALongWindow() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        server.route("GET", "/slow", .init(body: Data("late".utf8), delay: .milliseconds(3)))
+        var configuration = CurlTransport.Configuration.default
+        configuration.spinBeforeSleeping = .milliseconds(1)
+        let transport = CurlTransport(configuration: configuration)
+        _ = try await transport.send(HTTPRequest(url: server.url("slow")))
+        let engine = transport.owner.engine
+        let clock = ContinuousClock()
+        let start = clock.now
+        let before = try #require(engine.threadCPUTime)
+        // Each answer comes 3 ms after its request, so every 1 ms wait after a request finds
+        // nothing: without the budget the thread would spin a third of the time.
+        for _ in 0..<150 {
+            _ = try await transport.send(HTTPRequest(url: server.url("slow")))
+        }
+        let used = try #require(engine.threadCPUTime) - before
+        let elapsed = start.duration(to: clock.now)
+        #expect(used < elapsed / 4, "the engine's thread used \(used) of CPU in \(elapsed)")
+    }
+
+    @Test func withoutTheSpinEveryRequestWakesTheSleepingThreadAtOnce() async throws {
+        let server = try LoopbackServer.started()
+        defer { server.stop() }
+        server.route("GET", "/ping", .init(body: Data("pong".utf8)))
+        var configuration = CurlTransport.Configuration.default
+        configuration.spinBeforeSleeping = .zero
+        let transport = CurlTransport(configuration: configuration)
+        let clock = ContinuousClock()
+        let start = clock.now
+        // Each request finds the thread asleep (or about to be): a request that did not wake it
+        // would wait out the poll's second.
+        for _ in 0..<200 {
+            let response = try await transport.send(HTTPRequest(url: server.url("ping")))
+            #expect(response.body.bufferedData == Data("pong".utf8))
+        }
+        let elapsed = start.duration(to: clock.now)
+        #expect(elapsed < .seconds(30), "200 requests took \(elapsed)")
+    }
+}
+#endif
