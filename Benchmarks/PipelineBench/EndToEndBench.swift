@@ -121,6 +121,10 @@ enum EndToEndBench {
                 guard let bare = try clients().first(where: { $0.0 == bareName })?.1 else { return [] }
                 client = bare
                 request = withPipelineHeaders(request)
+            case "curl-nospin":
+                var configuration = CurlTransport.Configuration.default
+                configuration.spinBeforeSleeping = .zero
+                client = CurlTransport(configuration: configuration)
             case "bare-memory": client = ConvertingTransport()
             case "stack": client = try standardStack(over: ConvertingTransport())
             case "stack-recording":

@@ -60,8 +60,8 @@ struct Options {
                               the loopback server (or NGINX_URL in the environment; an nginx
                               from Scripts/nginx-server.sh, which serves the soak's paths)
           --e2e-client NAME   e2e with one client only, sequential: bare, bare-headers (the three
-                              fields the stack adds, already set), pipeline, curl, curl-headers
-                              or curl-pipeline
+                              fields the stack adds, already set), pipeline, curl, curl-headers,
+                              curl-pipeline or curl-nospin (curl with spinBeforeSleeping zero)
                               against the loopback server (against --nginx when given, so the
                               process holds the client alone), or stack / bare-memory (the standard
                               pipeline over, or alone, a transport that converts to URLRequest and
@@ -144,7 +144,7 @@ struct Options {
                 let name = try value(argument)
                 let clients = [
                     "bare", "bare-headers", "pipeline", "stack", "stack-recording", "bare-memory", "curl",
-                    "curl-headers", "curl-pipeline",
+                    "curl-headers", "curl-pipeline", "curl-nospin",
                 ]
                 guard clients.contains(name) else {
                     throw UsageError(

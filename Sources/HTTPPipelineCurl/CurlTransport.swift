@@ -12,7 +12,8 @@ public import HTTPPipeline
 ///
 /// - **Engine.** Each configuration has one engine: a libcurl multi handle driven by one thread
 ///   of its own (`curl_multi_poll`), which the async callers hand work to without blocking the
-///   cooperative pool. Connections are reused across requests through the multi handle's
+///   cooperative pool; the thread polls briefly before it sleeps
+///   (``Configuration/spinBeforeSleeping``). Connections are reused across requests through the multi handle's
 ///   connection cache, at most ``Configuration/maximumConnectionsPerHost`` to a host. Plain
 ///   `http` speaks HTTP/1.1; over TLS, HTTP/2 is offered by ALPN and its streams share one
 ///   connection (``Configuration/allowsHTTP2``). Every copy of a transport shares its engine;
