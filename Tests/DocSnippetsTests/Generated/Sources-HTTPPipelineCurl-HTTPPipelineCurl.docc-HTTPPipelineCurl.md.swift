@@ -27,8 +27,8 @@ _ = client
 _ = response
 }
 
-// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:105
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 108)
+// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:108
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 111)
 private func makeTransport() -> any HTTPTransport {
     #if os(Linux)
     CurlTransport()
