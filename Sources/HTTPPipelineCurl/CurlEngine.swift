@@ -55,12 +55,14 @@ final class CurlEngine: Sendable {
     /// sequentially consistent order, at least one of them sees the other, so a command is never
     /// left waiting for a thread that went to sleep.
     private let sleeping = Atomic<Bool>(false)
+    private let sleptThroughCommands = Atomic<Int>(0)
     #if os(Linux)
     /// The engine's thread, once it runs: for ``threadCPUTime``.
     private let threadID = Locked<pthread_t?>(nil)
 
-    /// How much CPU time the engine's thread has used, or `nil` before it runs: tests check with
-    /// it that the thread sleeps when there is nothing to do. Only while the engine lives.
+    /// How much CPU time the engine's thread has used, or `nil` before it runs and once it ends:
+    /// tests check with it that the thread sleeps when there is nothing to do. Read it only while
+    /// a transport keeps the engine alive (a thread that has ended has no clock to read).
     var threadCPUTime: Duration? {
         guard let thread = threadID.value else { return nil }
         var clock = clockid_t()
@@ -106,21 +108,26 @@ final class CurlEngine: Sendable {
     /// Whether commands wait to be taken (engine thread, without the lock).
     var hasCommands: Bool { queued.load(ordering: .sequentiallyConsistent) > 0 }
 
-    /// The thread is about to sleep (engine thread): from now on a command wakes it. Returns
-    /// `false`, and the thread stays awake, when a command came first.
-    func prepareToSleep() -> Bool {
+    /// Sleeps in `curl_multi_poll` until a socket is ready, a command comes or `milliseconds`
+    /// pass (engine thread); returns at once when a command came first.
+    func sleep(milliseconds: Int) {
         sleeping.store(true, ordering: .sequentiallyConsistent)
-        guard !hasCommands else {
-            sleeping.store(false, ordering: .sequentiallyConsistent)
-            return false
+        defer { sleeping.store(false, ordering: .sequentiallyConsistent) }
+        guard !hasCommands else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        curl_multi_poll(multi.handle, nil, 0, Int32(milliseconds), nil)
+        // A command queued while the thread slept ends the poll at once; one still waiting after
+        // a long poll ran its whole course was never woken for.
+        if milliseconds >= 100, hasCommands,
+            DispatchTime.now().uptimeNanoseconds &- start >= UInt64(milliseconds) * 1_000_000
+        {
+            sleptThroughCommands.add(1, ordering: .relaxed)
         }
-        return true
     }
 
-    /// The thread woke up (engine thread).
-    func awake() {
-        sleeping.store(false, ordering: .sequentiallyConsistent)
-    }
+    /// How many times the thread slept a whole poll of 100 ms or more while a command waited:
+    /// a lost wake-up. Tests check that it stays 0.
+    var lostWakeUps: Int { sleptThroughCommands.load(ordering: .relaxed) }
 
     /// The commands queued since the last call (engine thread).
     func takeCommands(into commands: inout [Command]) {
@@ -134,6 +141,9 @@ final class CurlEngine: Sendable {
     /// The thread is ending (engine thread): no command is taken after this.
     func end() {
         inbox.withLock { $0.ended = true }
+        #if os(Linux)
+        threadID.withLock { $0 = nil }
+        #endif
     }
 }
 

@@ -42,17 +42,18 @@ final class CurlEventLoop {
             if stopping { break }
             curl_multi_perform(multi, &running)
             if finishDone() { worked = true }
-            // A request just went out or one just ended: its answer, or the caller's next request,
-            // often comes within microseconds; waiting for it here saves waking the thread.
-            if worked, spin.poll(multi, engine: engine) { continue }
-            var timeout = 0
-            curl_multi_timeout(multi, &timeout)
             // 0: something is due now. -1: nothing is due; a command still wakes the poll at once.
+            var timeout = dueIn()
             guard timeout != 0 else { continue }
-            if timeout < 0 || timeout > 1_000 { timeout = 1_000 }
-            guard engine.prepareToSleep() else { continue }
-            curl_multi_poll(multi, nil, 0, Int32(timeout), nil)
-            engine.awake()
+            if worked {
+                // A request just went out or one just ended: its answer, or the caller's next
+                // request, often comes within microseconds; waiting for it here, until libcurl's
+                // next timer at the latest, saves waking the thread.
+                if spin.poll(multi, engine: engine, dueInMilliseconds: timeout) { continue }
+                timeout = dueIn()
+                guard timeout != 0 else { continue }
+            }
+            engine.sleep(milliseconds: timeout)
         }
         engine.end()
         for easy in active.values { remove(easy, ending: .failure(CancellationError())) }
@@ -85,6 +86,14 @@ final class CurlEventLoop {
         case .shutdown:
             stopping = true
         }
+    }
+
+    /// In how many milliseconds libcurl's next timer is due: 0 for now, at most 1,000 (when
+    /// nothing is due, the thread still looks at its transfers once a second).
+    private func dueIn() -> Int {
+        var timeout = 0
+        curl_multi_timeout(multi, &timeout)
+        return timeout < 0 || timeout > 1_000 ? 1_000 : timeout
     }
 
     /// Finishes the transfers libcurl reports done; returns whether there were any.

@@ -9,8 +9,8 @@ import HTTPPipeline
 /// A sleeping thread costs a wake-up when the answer or the caller's next request comes: a
 /// system call on the waking side, and tens of microseconds on a virtual machine before the
 /// sleeper runs again. A loopback or same-rack answer often comes sooner than that. The waits are
-/// bounded twice: each by its window, and the ones that came up empty, together, by a tenth of
-/// the thread's time in each period of 10 ms, so a thread whose waits keep finding nothing (a
+/// bounded twice: each by its window (and by libcurl's next timer), and the ones that came up
+/// empty, together, by a tenth of each period of 10 ms of the thread's time, so a thread whose waits keep finding nothing (a
 /// slow server, many idle connections) sleeps instead of burning a core. A wait that found work
 /// is not counted against the budget: it replaced a sleep and a wake-up.
 struct CurlSpin {
@@ -24,14 +24,18 @@ struct CurlSpin {
     private static let budget: UInt64 = period / 10
     private static let longestWindow = Duration.milliseconds(1)
 
-    /// - Parameter window: The longest one wait; at most 1 ms is used, and none below zero.
+    /// - Parameter window: The longest one wait; at most 1 ms is used, and none below zero. On
+    ///   a machine with one processor the thread never waits this way: the caller it waits for
+    ///   would need the processor it spins on.
     init(window: Duration) {
-        self.window = UInt64(min(max(window, .zero), Self.longestWindow).wholeNanoseconds)
+        let usable = ProcessInfo.processInfo.activeProcessorCount > 1 ? window : .zero
+        self.window = UInt64(min(max(usable, .zero), Self.longestWindow).wholeNanoseconds)
     }
 
     /// Polls `multi`'s sockets and `engine`'s queue without sleeping until one is ready, or the
-    /// window or the budget runs out; returns whether one is ready.
-    mutating func poll(_ multi: UnsafeMutableRawPointer, engine: CurlEngine) -> Bool {
+    /// window, the budget or the time until libcurl's next timer runs out; returns whether one is
+    /// ready.
+    mutating func poll(_ multi: UnsafeMutableRawPointer, engine: CurlEngine, dueInMilliseconds: Int) -> Bool {
         guard window > 0 else { return false }
         let start = DispatchTime.now().uptimeNanoseconds
         if start &- periodStart >= Self.period {
@@ -39,7 +43,7 @@ struct CurlSpin {
             wasted = 0
         }
         guard wasted < Self.budget else { return false }
-        let end = start + min(window, Self.budget - wasted)
+        let end = start + min(window, Self.budget - wasted, UInt64(max(dueInMilliseconds, 0)) * 1_000_000)
         var now = start
         var ready: Int32 = 0
         while now < end {
