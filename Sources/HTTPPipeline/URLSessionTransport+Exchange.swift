@@ -88,11 +88,10 @@ final class SessionExchange: Sendable {
                         state.headWaiter = continuation
                         return nil
                     }
-                    switch ended {
-                    case nil: task.resume()
-                    case (.failure(let error), _)?: continuation.resume(throwing: error)
-                    case (.success, let head?)?: continuation.resume(returning: head)
-                    case (.success, nil)?: continuation.resume(throwing: HTTPTransportError.nonHTTPResponse)
+                    if let (end, head) = ended {
+                        continuation.resume(with: Self.headAnswer(end: end, head: head))
+                    } else {
+                        task.resume()
                     }
                 }
             } onCancel: {
@@ -170,6 +169,16 @@ final class SessionExchange: Sendable {
             })
     }
 
+    /// What a caller waiting for the head gets once the transfer has ended: its failure, the head
+    /// the session never reported, or, ended whole without a head, `nonHTTPResponse`.
+    private static func headAnswer(end: Result<Void, any Error>, head: URLResponse?) -> Result<URLResponse, any Error> {
+        switch (end, head) {
+        case (.failure(let error), _): .failure(error)
+        case (.success, let head?): .success(head)
+        case (.success, nil): .failure(HTTPTransportError.nonHTTPResponse)
+        }
+    }
+
     /// Whether the session has not reported the response head.
     var awaitsHead: Bool { state.withLock { !$0.headArrived } }
 
@@ -198,13 +207,7 @@ final class SessionExchange: Sendable {
             }
             return (state.headWaiter, state.readWaiter, end, state.lateHead)
         }
-        if let headWaiter {
-            switch (end, head) {
-            case (.failure(let error), _): headWaiter.resume(throwing: error)
-            case (.success, let head?): headWaiter.resume(returning: head)
-            case (.success, nil): headWaiter.resume(throwing: HTTPTransportError.nonHTTPResponse)
-            }
-        }
+        headWaiter?.resume(with: Self.headAnswer(end: end, head: head))
         if let readWaiter {
             if case .failure(let error) = end {
                 readWaiter.resume(throwing: error)

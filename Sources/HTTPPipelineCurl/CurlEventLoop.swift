@@ -45,7 +45,7 @@ final class CurlEventLoop {
             // 0: something is due now. -1: nothing is due; a command still wakes the poll at once.
             var timeout = dueIn()
             guard timeout != 0 else { continue }
-            if worked {
+            if worked, spin.isOn {
                 // A request just went out or one just ended: its answer, or the caller's next
                 // request, often comes within microseconds; waiting for it here, until libcurl's
                 // next timer at the latest, saves waking the thread.

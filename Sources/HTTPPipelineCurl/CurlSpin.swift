@@ -32,11 +32,14 @@ struct CurlSpin {
         self.window = UInt64(min(max(usable, .zero), Self.longestWindow).wholeNanoseconds)
     }
 
+    /// Whether the thread waits at all (a window above zero, more than one processor).
+    var isOn: Bool { window > 0 }
+
     /// Polls `multi`'s sockets and `engine`'s queue without sleeping until one is ready, or the
     /// window, the budget or the time until libcurl's next timer runs out; returns whether one is
     /// ready.
     mutating func poll(_ multi: UnsafeMutableRawPointer, engine: CurlEngine, dueInMilliseconds: Int) -> Bool {
-        guard window > 0 else { return false }
+        guard isOn else { return false }
         let start = DispatchTime.now().uptimeNanoseconds
         if start &- periodStart >= Self.period {
             periodStart = start
