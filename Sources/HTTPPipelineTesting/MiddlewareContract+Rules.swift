@@ -187,7 +187,10 @@ extension MiddlewareContract {
             pending.withLock { $0 = continuation }
             timer.withLock { timer in
                 timer = Task {
-                    try? await Task.sleep(for: limit)
+                    // Cancelled, the timer did not run out: the task ended, and answers itself.
+                    // (`try?` here once took a cancelled sleep for the limit, and a prompt task
+                    // for one still running.)
+                    do { try await Task.sleep(for: limit) } catch { return }
                     take(pending)?.resume(returning: nil)
                 }
             }
