@@ -65,13 +65,11 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// The cookies of the session's requests.
     let cookies: SessionCookieJar
     /// The session's delegate queue: serial, one operation at a time.
-    let queue: OperationQueue
+    let queue: SessionDelegateQueue
 
     init(cookies: SessionCookieJar) {
         self.cookies = cookies
-        queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "HTTPPipeline.URLSessionTransport.delegate"
+        queue = SessionDelegateQueue()
     }
 
     /// Cancels `task`: on Linux on the delegate queue, unless the session has reported its end
@@ -92,7 +90,7 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// `URLSessionTransportCancelRaceTests` with this queue and the cache; 2 in 11 with neither).
     func cancel(_ task: URLSessionTask) {
         #if canImport(FoundationNetworking)
-        queue.addOperation { [self] in
+        queue.addWithoutWaiting { [self] in
             guard exchanges.withLock({ $0[task.taskIdentifier] != nil }) else { return }
             task.cancel()
         }
