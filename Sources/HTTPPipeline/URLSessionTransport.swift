@@ -13,9 +13,14 @@ public import Foundation
 ///   fast path for API calls); a longer one, or one of unknown length, comes as a single-pass
 ///   stream of chunks as the network delivers them. When the reader falls more than 4 MiB behind,
 ///   the bytes it has not taken yet go to a spill file in ``spoolDirectory`` (unlinked at once,
-///   so nothing is left behind) and come back in order, so memory stays flat however large the
-///   body: URLSession on Linux cannot pause a transfer (`suspend()` mid-transfer ends in a fatal
-///   error in FoundationNetworking). Dropping a streamed body unread, or cancelling the task reading it, cancels the transfer.
+///   so nothing is left behind) and come back in order, so the transport's own memory stays flat
+///   however large the body: URLSession on Linux cannot pause a transfer (`suspend()`
+///   mid-transfer ends in a fatal error in FoundationNetworking). Dropping a streamed body
+///   unread, or cancelling the task reading it, cancels the transfer. On Linux,
+///   FoundationNetworking itself keeps about 400 bytes for each 16 KiB it receives (a new
+///   dispatch timer a chunk) until the transfer ends: about 26 MB for a 1 GiB download. For
+///   downloads that large on Linux, use `CurlTransport` (`HTTPPipelineCurl`), whose memory
+///   stays flat.
 /// - **Request bodies.** A buffered body is sent as it is. A streamed one is read once (a
 ///   single-pass stream is never read again) into a temporary file that is uploaded and then
 ///   removed: `URLSession` on Linux has no way to take bytes from a stream while it sends, so the
