@@ -41,8 +41,10 @@ struct SessionDelegateQueueTests {
             queue.waitUntilAllOperationsAreFinished()
             return largest
         }
-        // Without the wait the backlog reaches about 400 (each operation takes 200 µs).
-        #expect(largest <= SessionDelegateQueue.highWater + 1)
+        // Without the wait the backlog reaches about 400 (each operation takes 200 µs). With it,
+        // each add past the high water that waited its 5 ms in vain (a starved queue thread,
+        // under the thread sanitizer) lets one more in: 66 was seen there, 65 otherwise.
+        #expect(largest <= 2 * SessionDelegateQueue.highWater)
         #expect(ran.withLock { $0 } == Array(0..<400))
     }
 
