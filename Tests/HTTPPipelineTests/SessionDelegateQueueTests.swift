@@ -20,6 +20,12 @@ private func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async ->
     }
 }
 
+/// Keeps the thread busy for `microseconds` (a sleep that short oversleeps on a virtual machine).
+private func busy(microseconds: UInt64) {
+    let end = DispatchTime.now().uptimeNanoseconds + microseconds * 1_000
+    while DispatchTime.now().uptimeNanoseconds < end {}
+}
+
 @Suite("Session delegate queue")
 struct SessionDelegateQueueTests {
     @Test(
@@ -33,7 +39,7 @@ struct SessionDelegateQueueTests {
             for index in 0..<400 {
                 queue.addOperation(
                     BlockOperation {
-                        usleep(200)
+                        busy(microseconds: 20)
                         ran.withLock { $0.append(index) }
                     })
                 largest = max(largest, queue.operationCount)
@@ -41,46 +47,75 @@ struct SessionDelegateQueueTests {
             queue.waitUntilAllOperationsAreFinished()
             return largest
         }
-        // Without the wait the backlog reaches about 400 (each operation takes 200 µs). With it,
-        // each add past the high water that waited its 5 ms in vain (a starved queue thread,
-        // under the thread sanitizer) lets one more in: 66 was seen there, 65 otherwise.
+        // Without the wait the backlog reaches about 400. With it, an add past the high water
+        // whose 5 ms ran out (a starved queue thread) lets one more in: 66 was seen under the
+        // thread sanitizer, 65 otherwise.
+        #expect(queue.addsThatWaited > 0)
         #expect(largest <= 2 * SessionDelegateQueue.highWater)
         #expect(ran.withLock { $0 } == Array(0..<400))
     }
 
-    @Test("An operation that waits for the producer stalls it for a bounded time, never for good")
+    @Test("An operation that waits for the producer stalls each add past the high water 5 ms at most, never for good")
     func waitIsBounded() async {
         let queue = SessionDelegateQueue()
         let producerDone = DispatchSemaphore(value: 0)
         let ran = Locked(0)
         let extra = 10
-        let (_, took) = await onThread {
+        let (adding, _) = await onThread { () -> Duration in
+            let clock = ContinuousClock()
+            let start = clock.now
             // The first operation holds the queue until the producer has added all the others,
-            // as FoundationNetworking's `cancel()` waits for the session's work queue.
+            // as an operation that waits for the session's work queue would.
             queue.addOperation(BlockOperation { producerDone.wait() })
             for _ in 0..<(SessionDelegateQueue.highWater + extra) {
                 queue.addOperation(BlockOperation { ran.withLock { $0 += 1 } })
             }
+            let adding = clock.now - start
             producerDone.signal()
             queue.waitUntilAllOperationsAreFinished()
+            return adding
         }
         #expect(ran.withLock { $0 } == SessionDelegateQueue.highWater + extra)
-        // `extra + 1` adds found the queue full and each waited at most 5 ms.
-        #expect(took < .seconds(2))
+        // The queue could not move: `extra + 1` adds found it full and each waited its 5 ms.
+        #expect(queue.addsThatWaited == extra + 1)
+        #expect(adding < .seconds(2))
     }
 
-    @Test("The transport's own operations never wait, however far behind the queue is")
+    @Test("While the transport's own operation (a cancel) holds the queue, no add waits")
+    func ownOperationHoldsNoAdd() async {
+        let queue = SessionDelegateQueue()
+        let producerDone = DispatchSemaphore(value: 0)
+        let (adding, _) = await onThread { () -> Duration in
+            let clock = ContinuousClock()
+            let start = clock.now
+            // As the transport's cancel waits for the session's work queue: were the adds to
+            // wait, each would lose its 5 ms (0.5 s here, seconds in one socket read of a
+            // download).
+            queue.addWithoutWaiting { producerDone.wait() }
+            for _ in 0..<(SessionDelegateQueue.highWater + 100) {
+                queue.addOperation(BlockOperation {})
+            }
+            let adding = clock.now - start
+            producerDone.signal()
+            queue.waitUntilAllOperationsAreFinished()
+            return adding
+        }
+        #expect(queue.addsThatWaited == 0)
+        #expect(adding < .milliseconds(400))
+    }
+
+    @Test("The transport's own operations never go through the waiting path")
     func ownOperationsDoNotWait() async {
         let queue = SessionDelegateQueue()
         let release = DispatchSemaphore(value: 0)
-        let (_, took) = await onThread {
+        _ = await onThread {
             queue.addWithoutWaiting { release.wait() }
             for _ in 0..<(SessionDelegateQueue.highWater * 4) { queue.addWithoutWaiting {} }
             release.signal()
             queue.waitUntilAllOperationsAreFinished()
         }
-        // 256 adds that each waited its 5 ms would take 1.3 s.
-        #expect(took < .milliseconds(500))
+        #expect(queue.operationsAdded == 0)
+        #expect(queue.addsThatWaited == 0)
     }
 
     @Test("URLSession hands a body's chunks to the delegate through the queue's waiting path")
