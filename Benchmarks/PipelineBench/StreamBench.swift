@@ -83,13 +83,7 @@ enum StreamBench {
         let bare = URLSessionTransport(configuration: .ephemeral)
         let pipeline: any HTTPTransport
         do {
-            pipeline = try StandardPipeline.build(
-                over: bare,
-                options: StandardOptions(
-                    headers: [.fixed("User-Agent", "pipeline-bench/1")],
-                    credentials: StaticSource(),
-                    logging: .init(level: .body, sink: sink)
-                ))
+            pipeline = try standardPipeline(over: bare, sink: sink)
         } catch {
             report("the pipeline could not be built: \(error)", failed: &failed)
             return []
@@ -156,8 +150,7 @@ enum StreamBench {
             }
         }
         entries += await curlGrowth(
-            server: server, headers: [.fixed("User-Agent", "pipeline-bench/1")], sink: sink, records: records,
-            expected: gzip.plainBytes, failed: &failed)
+            server: server, sink: sink, records: records, expected: gzip.plainBytes, failed: &failed)
         return entries
     }
 
@@ -167,19 +160,15 @@ enum StreamBench {
     /// transfer ends (FoundationNetworking makes a new dispatch timer for each one), about
     /// 26 MB a GiB; `CurlTransport` pauses the transfer instead of holding bytes.
     private static func curlGrowth(
-        server: LoopbackServer, headers: [DefaultHeaders.Header], sink: ClosureLogSink,
-        records: Locked<[HTTPLogRecord]>, expected: Int, failed: inout Bool
+        server: LoopbackServer, sink: ClosureLogSink, records: Locked<[HTTPLogRecord]>, expected: Int,
+        failed: inout Bool
     ) async -> [(String, Double)] {
         let request = HTTPRequest(url: server.baseURL.appendingPathComponent("stream.json"))
         // The body is larger than the gzip layer's default decoded limit (64 MiB): raised to it.
         var gzip = GzipOptions.default
         gzip.maximumDecodedSize = max(gzip.maximumDecodedSize, expected)
         do {
-            let pipeline = try StandardPipeline.build(
-                over: CurlTransport(configuration: .default),
-                options: StandardOptions(
-                    headers: headers, credentials: StaticSource(), logging: .init(level: .body, sink: sink),
-                    gzip: gzip))
+            let pipeline = try standardPipeline(over: CurlTransport(configuration: .default), sink: sink, gzip: gzip)
             // The first request starts the engine's thread and its connection: not measured.
             _ = try await pipeline.send(HTTPRequest(url: server.baseURL.appendingPathComponent("small"))).body
                 .collect(upTo: 1 << 10)
@@ -200,6 +189,18 @@ enum StreamBench {
             report("gzip over curl: \(error)", failed: &failed)
             return []
         }
+    }
+
+    /// The pipeline every download here goes through: a `User-Agent`, retry, a bearer token,
+    /// logging at body level into `sink`, gzip with `gzip`.
+    private static func standardPipeline<Transport: HTTPTransport>(
+        over transport: Transport, sink: ClosureLogSink, gzip: GzipOptions = .default
+    ) throws -> some HTTPTransport {
+        try StandardPipeline.build(
+            over: transport,
+            options: StandardOptions(
+                headers: [.fixed("User-Agent", "pipeline-bench/1")], credentials: StaticSource(),
+                logging: .init(level: .body, sink: sink), gzip: gzip))
     }
 
     /// Sends `request` and reads the body to its end, dropping each chunk; returns the seconds it

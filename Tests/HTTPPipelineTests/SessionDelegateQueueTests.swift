@@ -8,15 +8,10 @@ import Testing
 import FoundationNetworking
 
 /// Runs `body` on a thread of its own (not the cooperative pool, which it may block) and
-/// returns what it returned, with the wall time it took.
-private func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> (T, Duration) {
+/// returns what it returned.
+private func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
-        Thread.detachNewThread {
-            let clock = ContinuousClock()
-            let start = clock.now
-            let result = body()
-            continuation.resume(returning: (result, clock.now - start))
-        }
+        Thread.detachNewThread { continuation.resume(returning: body()) }
     }
 }
 
@@ -34,7 +29,7 @@ struct SessionDelegateQueueTests {
     func producerWaitsForTheBacklog() async {
         let queue = SessionDelegateQueue()
         let ran = Locked([Int]())
-        let (largest, _) = await onThread { () -> Int in
+        let largest = await onThread { () -> Int in
             var largest = 0
             for index in 0..<400 {
                 queue.addOperation(
@@ -61,7 +56,7 @@ struct SessionDelegateQueueTests {
         let producerDone = DispatchSemaphore(value: 0)
         let ran = Locked(0)
         let extra = 10
-        let (adding, _) = await onThread { () -> Duration in
+        let adding = await onThread { () -> Duration in
             let clock = ContinuousClock()
             let start = clock.now
             // The first operation holds the queue until the producer has added all the others,
@@ -85,7 +80,7 @@ struct SessionDelegateQueueTests {
     func ownOperationHoldsNoAdd() async {
         let queue = SessionDelegateQueue()
         let producerDone = DispatchSemaphore(value: 0)
-        let (adding, _) = await onThread { () -> Duration in
+        let adding = await onThread { () -> Duration in
             let clock = ContinuousClock()
             let start = clock.now
             // As the transport's cancel waits for the session's work queue: were the adds to
@@ -108,7 +103,7 @@ struct SessionDelegateQueueTests {
     func ownOperationsDoNotWait() async {
         let queue = SessionDelegateQueue()
         let release = DispatchSemaphore(value: 0)
-        _ = await onThread {
+        await onThread {
             queue.addWithoutWaiting { release.wait() }
             for _ in 0..<(SessionDelegateQueue.highWater * 4) { queue.addWithoutWaiting {} }
             release.signal()
