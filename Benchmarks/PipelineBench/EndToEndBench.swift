@@ -15,8 +15,9 @@ import FoundationNetworking
 /// gzip) against the bare `URLSessionTransport` it wraps, and the same two over `CurlTransport`,
 /// sequentially and with 8 tasks at once, against the project's loopback server and, when given,
 /// an nginx on loopback. The URLSession clients share one `URLSession`, the curl clients one
-/// engine, and the four run back to back in each round (in turned-around order every other
-/// round), so every ratio is measured side by side.
+/// engine, and all six (each bare transport also sending the three fields the stack adds) run
+/// back to back in each round (in turned-around order every other round), so every ratio is
+/// measured side by side.
 enum EndToEndBench {
     /// The body both servers send: 931 bytes of JSON.
     static let body = Data(
@@ -62,9 +63,13 @@ enum EndToEndBench {
         return entries
     }
 
-    /// The four clients: the bare `URLSessionTransport` and the standard pipeline over it, the
-    /// bare `CurlTransport` and the standard pipeline over that.
-    private static func clients() throws -> [(String, any HTTPTransport)] {
+    /// The six clients: the bare `URLSessionTransport`, the same sending the three fields the
+    /// standard stack adds, and the standard pipeline over it; then the same three over
+    /// `CurlTransport`. `sendsFields` marks the bare clients whose request already holds the
+    /// three fields: the pipeline's layers then would find nothing to add, so `pipeline` over
+    /// `bare-headers` is what the layers' own code costs, and `bare-headers` over `bare` what the
+    /// transport charges for sending the fields.
+    private static func clients() throws -> [(name: String, client: any HTTPTransport, sendsFields: Bool)] {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = concurrentTasks
         let bare = URLSessionTransport(session: URLSession(configuration: configuration))
@@ -72,8 +77,9 @@ enum EndToEndBench {
         curlConfiguration.maximumConnectionsPerHost = concurrentTasks
         let curl = CurlTransport(configuration: curlConfiguration)
         return [
-            ("bare", bare), ("pipeline", try standardStack(over: bare)),
-            ("curl", curl), ("curl-pipeline", try standardStack(over: curl)),
+            ("bare", bare, false), ("bare-headers", bare, true), ("pipeline", try standardStack(over: bare), false),
+            ("curl", curl, false), ("curl-headers", curl, true),
+            ("curl-pipeline", try standardStack(over: curl), false),
         ]
     }
 
@@ -117,8 +123,7 @@ enum EndToEndBench {
             var request = HTTPRequest(url: (nginx ?? server.baseURL).appendingPathComponent("e2e.json"))
             switch name {
             case "bare-headers", "curl-headers":
-                let bareName = name == "bare-headers" ? "bare" : "curl"
-                guard let bare = try clients().first(where: { $0.0 == bareName })?.1 else { return [] }
+                guard let bare = try clients().first(where: { $0.name == name })?.client else { return [] }
                 client = bare
                 request = withPipelineHeaders(request)
             case "curl-nospin":
@@ -130,7 +135,7 @@ enum EndToEndBench {
             case "stack-recording":
                 client = try standardStack(over: RecordingTransport(over: ConvertingTransport(), into: Cassette()))
             default:
-                guard let found = try clients().first(where: { $0.0 == name })?.1 else { return [] }
+                guard let found = try clients().first(where: { $0.name == name })?.client else { return [] }
                 client = found
             }
             _ = try await run(client, request, requests: 50, tasks: 1)
@@ -144,25 +149,19 @@ enum EndToEndBench {
 
     private static func measure(_ target: Target, requests: Int, rounds: Int) async throws -> [(String, Double)] {
         let clients = try clients()
-        let request = HTTPRequest(url: target.url)
-        for (_, client) in clients { _ = try await run(client, request, requests: 200, tasks: concurrentTasks) }
+        let plain = HTTPRequest(url: target.url)
+        let withFields = withPipelineHeaders(plain)
+        for (_, client, _) in clients { _ = try await run(client, plain, requests: 200, tasks: concurrentTasks) }
         var entries: [(String, Double)] = []
-        // The same request with the three headers the pipeline adds already set: the bare transport
-        // then sends the very bytes the pipeline sends, and the pipeline's layers find nothing to
-        // add, so the ratio is the cost of the layers' own code.
-        let sameHeaders = withPipelineHeaders(request)
-        let modes = [
-            ("sequential", 1, request), ("concurrent\(concurrentTasks)", concurrentTasks, request),
-            ("sequential_same_headers", 1, sameHeaders),
-        ]
-        for (mode, tasks, request) in modes {
+        for (mode, tasks) in [("sequential", 1), ("concurrent\(concurrentTasks)", concurrentTasks)] {
             var perSecond: [String: [Double]] = [:]
             var ratios: [String: [Double]] = [:]
             for round in 0..<rounds {
                 let order = round.isMultiple(of: 2) ? clients : clients.reversed()
                 var rates: [String: Double] = [:]
-                for (name, client) in order {
-                    rates[name] = try await run(client, request, requests: requests, tasks: tasks)
+                for (name, client, sendsFields) in order {
+                    rates[name] = try await run(
+                        client, sendsFields ? withFields : plain, requests: requests, tasks: tasks)
                 }
                 for (name, rate) in rates { perSecond[name, default: []].append(rate) }
                 for (ratio, over, under) in Self.ratios {
@@ -175,11 +174,10 @@ enum EndToEndBench {
             // The ratio is the median of each round's own ratio (the two clients ran back to back
             // there), not the ratio of the medians: a load that comes and goes on the machine moves
             // both members of a round together, and whole rounds apart.
-            entries += clients.map { name, _ in
+            entries += clients.map { name, _, _ in
                 ("\(key)_\(name.replacingOccurrences(of: "-", with: "_"))_rps", median(perSecond[name] ?? []))
             }
             entries += Self.ratios.map { ratio, _, _ in ("\(key)_\(ratio)", median(ratios[ratio] ?? [])) }
-            if mode.hasSuffix("same_headers") { continue }
             if let wrk = Wrk.requestsPerSecond(target.url, connections: tasks) {
                 entries.append(("\(key)_wrk_rps", wrk))
             }
@@ -187,10 +185,15 @@ enum EndToEndBench {
         return entries
     }
 
-    /// The ratios of each round: its key's suffix, and the clients over and under the bar.
+    /// The ratios of each round: its key's suffix, and the clients over and under the bar. The
+    /// `fields` ratios are what sending the stack's three fields costs each bare transport, the
+    /// `layers` ratios what the stack's own code costs over a transport sending them anyway: the
+    /// pipeline ratios are about their product.
     private static let ratios = [
         ("ratio", "pipeline", "bare"), ("curl_vs_urlsession", "curl", "bare"),
         ("pipeline_over_curl_ratio", "curl-pipeline", "curl"),
+        ("fields_ratio", "bare-headers", "bare"), ("layers_ratio", "pipeline", "bare-headers"),
+        ("curl_fields_ratio", "curl-headers", "curl"), ("curl_layers_ratio", "curl-pipeline", "curl-headers"),
     ]
 
     /// The request with the three fields the standard stack adds already set.
