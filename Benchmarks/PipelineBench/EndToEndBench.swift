@@ -66,9 +66,10 @@ enum EndToEndBench {
     /// The six clients: the bare `URLSessionTransport`, the same sending the three fields the
     /// standard stack adds, and the standard pipeline over it; then the same three over
     /// `CurlTransport`. `sendsFields` marks the bare clients whose request already holds the
-    /// three fields: the pipeline's layers then would find nothing to add, so `pipeline` over
-    /// `bare-headers` is what the layers' own code costs, and `bare-headers` over `bare` what the
-    /// transport charges for sending the fields.
+    /// three fields. The pipeline is sent the plain request and its layers add the fields, so
+    /// `pipeline` over `bare-headers` (the same bytes on the wire) is what the layers' own code
+    /// costs, adding the fields included, and `bare-headers` over `bare` what the transport
+    /// charges for sending them.
     private static func clients() throws -> [(name: String, client: any HTTPTransport, sendsFields: Bool)] {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = concurrentTasks
