@@ -41,7 +41,6 @@ static double seconds(void) {
 
 static const char *url;
 static struct curl_slist *lists[2];
-static double seconds(void);
 static CURLM *multi;
 static CURL *easy;
 
@@ -60,7 +59,7 @@ static struct curl_slist *header_lines(int fields) {
 static double send_seconds[2];
 static long sends[2];
 
-/* One GET with `lines` (kind 0 plain, 1 fields), polling without sleeping; returns 0 when it
+/* One GET with the header lines of `kind` (0 plain, 1 fields), polling without sleeping; returns 0 when it
  * got a 200. */
 static int one_request(int kind) {
     if (curl_easy_setopt(easy, CURLOPT_URL, url) != CURLE_OK ||
