@@ -106,10 +106,16 @@ public struct AuthMiddleware: HTTPMiddleware {
             return try await other.intercept(request, next: next)
         }
         guard !options.skips(request), options.sendsCredential(with: request) else { return try await next(request) }
-        let carried = request.fields
-        guard let lease = try await store.lease(unless: { carried[$0] != nil }),
-            request.fields[lease.credential.headerName] == nil
-        else {
+        // The usual request takes the lease the store published, without a hop onto its actor
+        // (CredentialStore+Published.swift); loading, sign-ins, expiry and refreshes go through it.
+        let lease: CredentialStore.Lease?
+        if let published = store.publishedLease() {
+            lease = published
+        } else {
+            let carried = request.fields
+            lease = try await store.lease(unless: { carried[$0] != nil })
+        }
+        guard let lease, request.fields[lease.credential.headerName] == nil else {
             return try await next(request)
         }
         var authorized = request

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipeline
+import Synchronization
 
 /// The one place that holds the credential in use, its identity, and the refresh in flight.
 ///
@@ -20,19 +21,26 @@ actor CredentialStore {
     let now: @Sendable () -> Date
 
     /// What a request was authorised with: the credential, its identity, and how many refreshes
-    /// had completed (the request's epoch).
-    struct Lease: Sendable {
+    /// had completed (the request's epoch). A class, so that handing one out (and the published
+    /// one to every request) copies a reference, not the credential.
+    final class Lease: Sendable {
         let credential: Credential
         let identity: Int
         let epoch: Int
+
+        init(credential: Credential, identity: Int, epoch: Int) {
+            self.credential = credential
+            self.identity = identity
+            self.epoch = epoch
+        }
     }
 
-    var current: Credential?
+    var current: Credential? { didSet { withdrawPublishedLease() } }
     /// When `current` was issued, as far as this store knows: when a refresh or a sign-in gave
     /// it. `nil` for a credential read from the source, whose age is unknown.
-    var currentIssuedAt: Date?
-    var loaded = false
-    var identity = 0
+    var currentIssuedAt: Date? { didSet { withdrawPublishedLease() } }
+    var loaded = false { didSet { withdrawPublishedLease() } }
+    var identity = 0 { didSet { withdrawPublishedLease() } }
     /// Bumped on every change of `current`, so a read of the source that overlapped a change
     /// is recognised as stale.
     var version = 0
@@ -42,7 +50,7 @@ actor CredentialStore {
     /// The credential whose refresh token was rejected, until another is set.
     var deadCredential: Credential?
     /// A credential set from outside is being written to the source: requests wait.
-    private var switching = false
+    private var switching = false { didSet { withdrawPublishedLease() } }
     private var switchWaiters: [CheckedContinuation<Void, Never>] = []
 
     // Refresh state, used by CredentialStore+Refresh.swift.
@@ -50,7 +58,8 @@ actor CredentialStore {
     var flights = 0
     var waiters: [UUID: Waiter] = [:]
     var outcomes: [Int: Result<Credential?, any Error>] = [:]
-    var completed = 0
+    /// Refreshes completed: a lease's epoch.
+    var completed = 0 { didSet { withdrawPublishedLease() } }
     var lastCompletion: Result<Credential, any Error>?
     var refreshTimes: [Duration] = []
     var lastFailure: (at: Duration, error: any Error)?
@@ -61,6 +70,11 @@ actor CredentialStore {
     // Storage writes, one at a time.
     private(set) var storageBusy = false
     private var storageQueue: [CheckedContinuation<Void, Never>] = []
+
+    /// The lease a request may take without entering the actor (`CredentialStore+Published.swift`):
+    /// set by ``lease(unless:)`` when it hands out the current credential, withdrawn by any change
+    /// to what that lease was derived from (the `didSet`s above).
+    nonisolated let published = Mutex<(lease: Lease, freshUntil: Date?)?>(nil)
 
     init(source: any CredentialSource, options: AuthOptions, timeline: Timeline, now: @escaping @Sendable () -> Date) {
         self.source = source
@@ -89,15 +103,16 @@ actor CredentialStore {
             if carries(current?.headerName ?? "Authorization") { return nil }
             let identity = self.identity
             if let current {
-                guard let expiry = current.expiresAt else {
-                    return Lease(credential: current, identity: identity, epoch: completed)
-                }
+                let lease = Lease(credential: current, identity: identity, epoch: completed)
+                guard let expiry = current.expiresAt else { return publish(lease, freshUntil: nil) }
                 let remaining = expiry.timeIntervalSince(now())
                 if remaining > 0 {
-                    if remaining <= proactiveWindow(until: expiry) {
-                        startProactiveRefresh(of: current, expiry: expiry)
+                    let window = proactiveWindow(until: expiry)
+                    guard remaining <= window else {
+                        return publish(lease, freshUntil: expiry.addingTimeInterval(-window))
                     }
-                    return Lease(credential: current, identity: identity, epoch: completed)
+                    startProactiveRefresh(of: current, expiry: expiry)
+                    return lease
                 }
             }
             let epoch = completed
