@@ -70,7 +70,7 @@ enum EndToEndBench {
     /// `pipeline` over `bare-headers` (the same bytes on the wire) is what the layers' own code
     /// costs, adding the fields included, and `bare-headers` over `bare` what the transport
     /// charges for sending them.
-    private static func clients() throws -> [(name: String, client: any HTTPTransport, sendsFields: Bool)] {
+    static func clients() throws -> [(name: String, client: any HTTPTransport, sendsFields: Bool)] {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = concurrentTasks
         let bare = URLSessionTransport(session: URLSession(configuration: configuration))
@@ -198,7 +198,7 @@ enum EndToEndBench {
     ]
 
     /// The request with the three fields the standard stack adds already set.
-    private static func withPipelineHeaders(_ request: HTTPRequest) -> HTTPRequest {
+    static func withPipelineHeaders(_ request: HTTPRequest) -> HTTPRequest {
         var request = request
         request.fields["User-Agent"] = "pipeline-bench/1"
         request.fields["Authorization"] = "Bearer bench-token"
@@ -207,7 +207,7 @@ enum EndToEndBench {
     }
 
     /// Sends `requests` requests split over `tasks` tasks; returns requests per second.
-    private static func run(
+    static func run(
         _ client: any HTTPTransport,
         _ request: HTTPRequest,
         requests: Int,
@@ -233,7 +233,7 @@ enum EndToEndBench {
         return Double(requests) / max(start.duration(to: clock.now).seconds, 1e-9)
     }
 
-    private static func median(_ values: [Double]) -> Double {
+    static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }

@@ -67,6 +67,9 @@ struct Options {
                               pipeline over, or alone, a transport that converts to URLRequest and
                               answers from memory; stack-recording: the stack over a cassette
                               recording over it): what Scripts/callgrind-e2e.sh counts
+          --e2e-ab A,B        two of those clients (or bare-one-field: bare sending Authorization
+                              alone), sequential, in blocks of 20 requests taken in turn:
+                              B's rate over A's; with --e2e-requests 8000 for a percent's precision
           -h, --help          this text
 
         Examples:
@@ -92,6 +95,7 @@ struct Options {
     var endToEndRequests = 500
     var streamMebibytes = 1_024
     var endToEndClient: String?
+    var endToEndPair: (String, String)?
     var nginx = ProcessInfo.processInfo.environment["NGINX_URL"].flatMap { URL(string: $0) }
 
     /// Reads the arguments (without the program's name).
@@ -153,6 +157,14 @@ struct Options {
                     )
                 }
                 endToEndClient = name
+            case "--e2e-ab":
+                let names = try value(argument).split(separator: ",").map(String.init)
+                guard names.count == 2, names.allSatisfy(EndToEndBench.pairable.contains) else {
+                    throw UsageError(
+                        message:
+                            "--e2e-ab takes two of \(EndToEndBench.pairable.joined(separator: ", ")), comma-separated")
+                }
+                endToEndPair = (names[0], names[1])
             case "--nginx":
                 let text = try value(argument)
                 guard let url = URL(string: text) else { throw UsageError(message: "--nginx needs a URL, not \(text)") }

@@ -74,7 +74,10 @@ func run(_ options: Options) async {
     if options.suite == "all" || options.suite == "soak" {
         report.extra += await SoakBench.measurements(requests: options.soakRequests, failed: &failed)
     }
-    if let client = options.endToEndClient {
+    if let (first, second) = options.endToEndPair {
+        report.extra += await EndToEndBench.pair(
+            first, second, nginx: options.nginx, requests: options.endToEndRequests, failed: &failed)
+    } else if let client = options.endToEndClient {
         report.extra += await EndToEndBench.profile(
             client: client, nginx: options.nginx, requests: options.endToEndRequests, failed: &failed)
     } else if options.suite == "all" || options.suite == "e2e" {

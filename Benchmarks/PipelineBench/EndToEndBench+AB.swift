@@ -1,0 +1,81 @@
+import Foundation
+import HTTPPipeline
+import HTTPPipelineTesting
+
+/// Two clients of the e2e bench side by side, finer than its rounds: sequential requests in
+/// blocks of 20 taken in turn (the order turned around every block), so that a slow phase of the
+/// machine falls on both; for telling apart costs of a percent or two, with `--e2e-requests` in
+/// the thousands (`--e2e-ab bare,pipeline --e2e-requests 8000`).
+extension EndToEndBench {
+    /// The clients `--e2e-ab` takes: the e2e bench's six, and `bare-one-field`, the bare
+    /// `URLSessionTransport` sending one field (`Authorization`) where `bare-headers` sends three.
+    static let pairable = [
+        "bare", "bare-headers", "bare-one-field", "pipeline", "curl", "curl-headers", "curl-pipeline",
+    ]
+
+    /// Requests per block of one client.
+    static let block = 20
+
+    /// `second`'s rate over `first`'s (all requests' time, and the median over pairs of blocks),
+    /// against the loopback server, or nginx when given.
+    static func pair(_ first: String, _ second: String, nginx: URL?, requests: Int, failed: inout Bool) async -> [(
+        String, Double
+    )] {
+        let server = LoopbackServer()
+        server.route("GET", "/e2e.json", .init(headers: [("Content-Type", "application/json")], body: body))
+        do {
+            if nginx == nil { try server.start() }
+            defer { server.stop() }
+            let plain = HTTPRequest(url: (nginx ?? server.baseURL).appendingPathComponent("e2e.json"))
+            let clients = try clients()
+            let (a, requestA) = try resolve(first, in: clients, plain)
+            let (b, requestB) = try resolve(second, in: clients, plain)
+            _ = try await run(a, requestA, requests: 200, tasks: 1)
+            _ = try await run(b, requestB, requests: 200, tasks: 1)
+            var secondsA = 0.0
+            var secondsB = 0.0
+            var ratios: [Double] = []
+            for index in 0..<max(requests / block, 1) {
+                var rates: (a: Double, b: Double) = (0, 0)
+                if index.isMultiple(of: 2) {
+                    rates.a = try await run(a, requestA, requests: block, tasks: 1)
+                    rates.b = try await run(b, requestB, requests: block, tasks: 1)
+                } else {
+                    rates.b = try await run(b, requestB, requests: block, tasks: 1)
+                    rates.a = try await run(a, requestA, requests: block, tasks: 1)
+                }
+                secondsA += Double(block) / rates.a
+                secondsB += Double(block) / rates.b
+                ratios.append(rates.b / rates.a)
+            }
+            let key = "e2e_ab_\(first)_\(second)".replacingOccurrences(of: "-", with: "_")
+            let count = Double(max(requests / block, 1) * block)
+            return [
+                ("\(key)_first_rps", count / secondsA), ("\(key)_second_rps", count / secondsB),
+                ("\(key)_ratio", secondsA / secondsB), ("\(key)_block_median_ratio", median(ratios)),
+            ]
+        } catch {
+            FileHandle.standardError.write(Data("e2e-ab \(first),\(second): \(error)\n".utf8))
+            failed = true
+            return []
+        }
+    }
+
+    /// The client of that name and the request it is sent.
+    private static func resolve(
+        _ name: String, in clients: [(name: String, client: any HTTPTransport, sendsFields: Bool)], _ plain: HTTPRequest
+    ) throws -> (any HTTPTransport, HTTPRequest) {
+        if name == "bare-one-field", let bare = clients.first(where: { $0.name == "bare" }) {
+            var request = plain
+            request.fields["Authorization"] = "Bearer bench-token"
+            return (bare.client, request)
+        }
+        guard let found = clients.first(where: { $0.name == name }) else { throw UnknownClient(name: name) }
+        return (found.client, found.sendsFields ? withPipelineHeaders(plain) : plain)
+    }
+
+    struct UnknownClient: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "no client named \(name)" }
+    }
+}
