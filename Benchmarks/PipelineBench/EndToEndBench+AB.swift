@@ -3,7 +3,7 @@ import HTTPPipeline
 import HTTPPipelineTesting
 
 /// Two clients of the e2e bench side by side, finer than its rounds: sequential requests in
-/// blocks of 20 taken in turn (the order turned around every block), so that a slow phase of the
+/// blocks (of 20 by default) taken in turn (the order turned around every block), so that a slow phase of the
 /// machine falls on both; for telling apart costs of a percent or two, with `--e2e-requests` in
 /// the thousands (`--e2e-ab bare,pipeline --e2e-requests 8000`).
 extension EndToEndBench {
@@ -13,12 +13,11 @@ extension EndToEndBench {
         "bare", "bare-headers", "bare-one-field", "pipeline", "curl", "curl-headers", "curl-pipeline",
     ]
 
-    /// Requests per block of one client.
-    static let block = 20
-
     /// `second`'s rate over `first`'s (all requests' time, and the median over pairs of blocks),
     /// against the loopback server, or nginx when given.
-    static func pair(_ first: String, _ second: String, nginx: URL?, requests: Int, failed: inout Bool) async -> [(
+    static func pair(
+        _ first: String, _ second: String, block: Int, nginx: URL?, requests: Int, failed: inout Bool
+    ) async -> [(
         String, Double
     )] {
         let server = LoopbackServer()

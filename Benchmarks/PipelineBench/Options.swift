@@ -70,6 +70,8 @@ struct Options {
           --e2e-ab A,B        two of those clients (or bare-one-field: bare sending Authorization
                               alone), sequential, in blocks of 20 requests taken in turn:
                               B's rate over A's; with --e2e-requests 8000 for a percent's precision
+          --e2e-ab-block N    requests per turn of --e2e-ab (default 20; 2 shows each client
+                              after the other one's requests, its code no longer warm)
           -h, --help          this text
 
         Examples:
@@ -96,6 +98,7 @@ struct Options {
     var streamMebibytes = 1_024
     var endToEndClient: String?
     var endToEndPair: (String, String)?
+    var endToEndPairBlock = 20
     var nginx = ProcessInfo.processInfo.environment["NGINX_URL"].flatMap { URL(string: $0) }
 
     /// Reads the arguments (without the program's name).
@@ -165,6 +168,7 @@ struct Options {
                             "--e2e-ab takes two of \(EndToEndBench.pairable.joined(separator: ", ")), comma-separated")
                 }
                 endToEndPair = (names[0], names[1])
+            case "--e2e-ab-block": endToEndPairBlock = try count(argument)
             case "--nginx":
                 let text = try value(argument)
                 guard let url = URL(string: text) else { throw UsageError(message: "--nginx needs a URL, not \(text)") }

@@ -76,7 +76,8 @@ func run(_ options: Options) async {
     }
     if let (first, second) = options.endToEndPair {
         report.extra += await EndToEndBench.pair(
-            first, second, nginx: options.nginx, requests: options.endToEndRequests, failed: &failed)
+            first, second, block: options.endToEndPairBlock, nginx: options.nginx, requests: options.endToEndRequests,
+            failed: &failed)
     } else if let client = options.endToEndClient {
         report.extra += await EndToEndBench.profile(
             client: client, nginx: options.nginx, requests: options.endToEndRequests, failed: &failed)
