@@ -81,7 +81,15 @@ func run(_ options: Options) async {
     } else if let client = options.endToEndClient {
         report.extra += await EndToEndBench.profile(
             client: client, nginx: options.nginx, requests: options.endToEndRequests, failed: &failed)
-    } else if options.suite == "all" || options.suite == "e2e" {
+    } else if options.suite == "all" {
+        // In a fresh process, as `--suite e2e` runs it, not after the soak's hundred thousand
+        // requests and the other suites' threads and heap.
+        var arguments = [
+            "--suite", "e2e", "--rounds", String(options.rounds), "--e2e-requests", String(options.endToEndRequests),
+        ]
+        if let nginx = options.nginx { arguments += ["--nginx", nginx.absoluteString] }
+        report.extra += ChildProcess.measurements(arguments, label: "e2e", failed: &failed)
+    } else if options.suite == "e2e" {
         let entries = await EndToEndBench.measurements(
             nginx: options.nginx,
             requests: options.endToEndRequests,
@@ -106,8 +114,9 @@ func run(_ options: Options) async {
         report.extra += await StreamBench.measurements(
             mebibytes: options.streamMebibytes, rounds: options.rounds, failed: &failed)
     } else if options.suite == "all" {
-        report.extra += StreamBench.measurementsInChildProcess(
-            mebibytes: options.streamMebibytes, rounds: options.rounds, failed: &failed)
+        report.extra += ChildProcess.measurements(
+            ["--suite", "stream", "--stream-mib", String(options.streamMebibytes), "--rounds", String(options.rounds)],
+            label: "stream", failed: &failed)
     }
     report.print(json: options.json)
     if failed { exit(1) }

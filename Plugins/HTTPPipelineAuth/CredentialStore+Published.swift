@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import HTTPPipeline
 
 /// The usual request's lease without a hop onto the actor: the lease
 /// ``CredentialStore/lease(unless:)`` would hand out at that moment, published by the actor and

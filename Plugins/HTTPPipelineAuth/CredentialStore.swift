@@ -1,6 +1,5 @@
 import Foundation
 import HTTPPipeline
-import Synchronization
 
 /// The one place that holds the credential in use, its identity, and the refresh in flight.
 ///
@@ -74,7 +73,7 @@ actor CredentialStore {
     /// The lease a request may take without entering the actor (`CredentialStore+Published.swift`):
     /// set by ``lease(unless:)`` when it hands out the current credential, withdrawn by any change
     /// to what that lease was derived from (the `didSet`s above).
-    nonisolated let published = Mutex<(lease: Lease, freshUntil: Date?)?>(nil)
+    nonisolated let published = Locked<(lease: Lease, freshUntil: Date?)?>(nil)
 
     init(source: any CredentialSource, options: AuthOptions, timeline: Timeline, now: @escaping @Sendable () -> Date) {
         self.source = source
