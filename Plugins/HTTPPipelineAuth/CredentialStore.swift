@@ -108,7 +108,9 @@ actor CredentialStore {
                 if remaining > 0 {
                     let window = proactiveWindow(until: expiry)
                     guard remaining <= window else {
-                        return publish(lease, freshUntil: expiry.addingTimeInterval(-window))
+                        // Never past the expiry, whatever the window (a negative one can be set
+                        // after `AuthOptions.init`, which clamps only its own argument).
+                        return publish(lease, freshUntil: expiry.addingTimeInterval(-max(window, 0)))
                     }
                     startProactiveRefresh(of: current, expiry: expiry)
                     return lease

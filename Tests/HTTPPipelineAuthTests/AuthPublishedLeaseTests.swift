@@ -89,4 +89,51 @@ import Testing
         #expect(
             transport.requests.map { $0.fields["Authorization"] } == ["Bearer token-0", "Bearer changed-elsewhere"])
     }
+
+    @Test("A published credential is never sent past its expiry, even with a negative proactive window")
+    func publishedCredentialIsNeverSentPastItsExpiry() async throws {
+        let clock = Locked(Date(timeIntervalSince1970: 1_000_000))
+        let source = TestSource(current: .bearer("token-0", expiresAt: clock.value.addingTimeInterval(10)))
+        var options = AuthOptions()
+        options.proactiveRefreshWindow = .seconds(-30)  // past the initialiser's clamp
+        let transport = ScriptedTransport { _ in .ok() }
+        let pipeline = Pipeline(transport: transport) {
+            AuthMiddleware(source: source, options: options, clock: ManualClock(), now: { clock.value })
+        }
+        for _ in 0..<3 { _ = try await pipeline.send(HTTPRequest(url: testURL)) }
+        clock.withLock { $0 = $0.addingTimeInterval(20) }  // token-0 expired 10 s ago
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
+        #expect(source.refreshes == 1, "an expired credential is refreshed before it is sent")
+        #expect(transport.requests.last?.fields["Authorization"] == "Bearer token-1")
+    }
+
+    @Test("A request carrying its own credential passes untouched while a lease is published")
+    func requestCarryingItsOwnCredentialPassesUntouched() async throws {
+        let source = TestSource()
+        let transport = ScriptedTransport { _ in .ok() }
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
+        _ = try await pipeline.send(HTTPRequest(url: testURL))
+        var own = HTTPRequest(url: testURL)
+        own.fields["authorization"] = "Bearer mine"
+        _ = try await pipeline.send(own)
+        #expect(transport.requests.map { $0.fields["Authorization"] } == ["Bearer token-0", "Bearer mine"])
+        #expect(transport.requests.last?.fields.count == 1, "the request's own field, and no second one")
+        #expect(source.refreshes == 0)
+    }
+
+    @Test("After a sign-out, a request fails for want of a credential instead of taking the published one")
+    func signOutWithdrawsThePublishedCredential() async throws {
+        let transport = ScriptedTransport { _ in .ok() }
+        let auth = AuthMiddleware(source: TestSource(), clock: ManualClock())
+        let pipeline = Pipeline(transport: transport) { auth }
+        for _ in 0..<3 { _ = try await pipeline.send(HTTPRequest(url: testURL)) }
+        try await auth.setCredential(nil)
+        await #expect {
+            try await pipeline.send(HTTPRequest(url: testURL))
+        } throws: { error in
+            if case AuthError.reauthenticationRequired = error { return true }
+            return false
+        }
+        #expect(transport.requests.count == 3)
+    }
 }
