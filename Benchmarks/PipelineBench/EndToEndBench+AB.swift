@@ -20,12 +20,10 @@ extension EndToEndBench {
     ) async -> [(
         String, Double
     )] {
-        let server = LoopbackServer()
-        server.route("GET", "/e2e.json", .init(headers: [("Content-Type", "application/json")], body: body))
         do {
-            if nginx == nil { try server.start() }
+            let (server, url) = try target(nginx: nginx)
             defer { server.stop() }
-            let plain = HTTPRequest(url: (nginx ?? server.baseURL).appendingPathComponent("e2e.json"))
+            let plain = HTTPRequest(url: url)
             let clients = try clients()
             let (a, requestA) = try resolve(first, in: clients, plain)
             let (b, requestB) = try resolve(second, in: clients, plain)
@@ -34,7 +32,8 @@ extension EndToEndBench {
             var secondsA = 0.0
             var secondsB = 0.0
             var ratios: [Double] = []
-            for index in 0..<max(requests / block, 1) {
+            let blocks = max(requests / block, 1)
+            for index in 0..<blocks {
                 var rates: (a: Double, b: Double) = (0, 0)
                 if index.isMultiple(of: 2) {
                     rates.a = try await run(a, requestA, requests: block, tasks: 1)
@@ -48,7 +47,7 @@ extension EndToEndBench {
                 ratios.append(rates.b / rates.a)
             }
             let key = "e2e_ab_\(first)_\(second)".replacingOccurrences(of: "-", with: "_")
-            let count = Double(max(requests / block, 1) * block)
+            let count = Double(blocks * block)
             return [
                 ("\(key)_first_rps", count / secondsA), ("\(key)_second_rps", count / secondsB),
                 ("\(key)_ratio", secondsA / secondsB), ("\(key)_block_median_ratio", median(ratios)),
@@ -58,23 +57,5 @@ extension EndToEndBench {
             failed = true
             return []
         }
-    }
-
-    /// The client of that name and the request it is sent.
-    private static func resolve(
-        _ name: String, in clients: [(name: String, client: any HTTPTransport, sendsFields: Bool)], _ plain: HTTPRequest
-    ) throws -> (any HTTPTransport, HTTPRequest) {
-        if name == "bare-one-field", let bare = clients.first(where: { $0.name == "bare" }) {
-            var request = plain
-            request.fields["Authorization"] = "Bearer bench-token"
-            return (bare.client, request)
-        }
-        guard let found = clients.first(where: { $0.name == name }) else { throw UnknownClient(name: name) }
-        return (found.client, found.sendsFields ? withPipelineHeaders(plain) : plain)
-    }
-
-    struct UnknownClient: Error, CustomStringConvertible {
-        let name: String
-        var description: String { "no client named \(name)" }
     }
 }

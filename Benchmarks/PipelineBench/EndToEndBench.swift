@@ -32,6 +32,34 @@ enum EndToEndBench {
         let url: URL
     }
 
+    /// The loopback server serving the e2e body, started only when there is no nginx to send to,
+    /// and the URL to send to; the caller stops the server.
+    static func target(nginx: URL?) throws -> (server: LoopbackServer, url: URL) {
+        let server = LoopbackServer()
+        server.route("GET", "/e2e.json", .init(headers: [("Content-Type", "application/json")], body: body))
+        if nginx == nil { try server.start() }
+        return (server, (nginx ?? server.baseURL).appendingPathComponent("e2e.json"))
+    }
+
+    /// The client of that name (one of ``clients()``'s, or `bare-one-field`: the bare
+    /// `URLSessionTransport` sending `Authorization` alone) and the request it is sent.
+    static func resolve(
+        _ name: String, in clients: [(name: String, client: any HTTPTransport, sendsFields: Bool)], _ plain: HTTPRequest
+    ) throws -> (any HTTPTransport, HTTPRequest) {
+        if name == "bare-one-field", let bare = clients.first(where: { $0.name == "bare" }) {
+            var request = plain
+            request.fields["Authorization"] = "Bearer bench-token"
+            return (bare.client, request)
+        }
+        guard let found = clients.first(where: { $0.name == name }) else { throw UnknownClient(name: name) }
+        return (found.client, found.sendsFields ? withPipelineHeaders(plain) : plain)
+    }
+
+    struct UnknownClient: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "no client named \(name)" }
+    }
+
     /// The figures for each target; `failed` is set when a request did not get the body back.
     static func measurements(
         nginx: URL?,
@@ -115,18 +143,12 @@ enum EndToEndBench {
     /// With `nginx`, against it instead: then the process holds the client alone.
     static func profile(client name: String, nginx: URL?, requests: Int, failed: inout Bool) async -> [(String, Double)]
     {
-        let server = LoopbackServer()
-        server.route("GET", "/e2e.json", .init(headers: [("Content-Type", "application/json")], body: body))
         do {
-            if nginx == nil { try server.start() }
+            let (server, url) = try target(nginx: nginx)
             defer { server.stop() }
             let client: any HTTPTransport
-            var request = HTTPRequest(url: (nginx ?? server.baseURL).appendingPathComponent("e2e.json"))
+            var request = HTTPRequest(url: url)
             switch name {
-            case "bare-headers", "curl-headers":
-                guard let bare = try clients().first(where: { $0.name == name })?.client else { return [] }
-                client = bare
-                request = withPipelineHeaders(request)
             case "curl-nospin":
                 var configuration = CurlTransport.Configuration.default
                 configuration.spinBeforeSleeping = .zero
@@ -135,9 +157,7 @@ enum EndToEndBench {
             case "stack": client = try standardStack(over: ConvertingTransport())
             case "stack-recording":
                 client = try standardStack(over: RecordingTransport(over: ConvertingTransport(), into: Cassette()))
-            default:
-                guard let found = try clients().first(where: { $0.name == name })?.client else { return [] }
-                client = found
+            default: (client, request) = try resolve(name, in: clients(), request)
             }
             _ = try await run(client, request, requests: 50, tasks: 1)
             return [("e2e_profile_\(name)_rps", try await run(client, request, requests: requests, tasks: 1))]

@@ -102,10 +102,12 @@ actor CredentialStore {
             if carries(current?.headerName ?? "Authorization") { return nil }
             let identity = self.identity
             if let current {
-                let lease = Lease(credential: current, identity: identity, epoch: completed)
-                guard let expiry = current.expiresAt else { return publish(lease, freshUntil: nil) }
+                guard let expiry = current.expiresAt else {
+                    return publish(Lease(credential: current, identity: identity, epoch: completed), freshUntil: nil)
+                }
                 let remaining = expiry.timeIntervalSince(now())
                 if remaining > 0 {
+                    let lease = Lease(credential: current, identity: identity, epoch: completed)
                     let window = proactiveWindow(until: expiry)
                     guard remaining <= window else {
                         // Never past the expiry, whatever the window (a negative one can be set
