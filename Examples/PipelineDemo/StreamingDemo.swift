@@ -28,12 +28,14 @@ struct StreamingDemoResult: Sendable {
 }
 
 /// A large gzip download streamed through the standard stack into a file, with progress and the
-/// memory it took; then one call whose context overrides the stack's retry policy.
+/// memory it took; then one call whose context overrides the stack's retry policy (`retry`, the
+/// standard one unless a test needs a deadline that a loaded machine cannot reach).
 @discardableResult
 func showStreaming(
     server: LoopbackServer,
     transport: URLSessionTransport,
-    mebibytes: Int = 256
+    mebibytes: Int = 256,
+    retry: RetryPolicy = .default
 ) async throws -> StreamingDemoResult {
     let body = try DemoGzipBody(mebibytes: mebibytes)
     server.route(
@@ -44,7 +46,7 @@ func showStreaming(
     server.route("GET", "/busy", .init(status: 503, headers: [("Retry-After", "0")]))
     let sink = InMemoryLogSink()
     let pipeline = try StandardPipeline.build(
-        over: transport, options: StandardOptions(logging: .init(level: .basic, sink: sink)))
+        over: transport, options: StandardOptions(retry: retry, logging: .init(level: .basic, sink: sink)))
     heading("Streaming: a \(mebibytes) MiB gzip download to a file", also: ["StreamingDemo+Support.swift"])
     print("   \(pipeline)")
     print(

@@ -65,7 +65,9 @@ package final class DeadlineScheduler: Sendable {
         }
         if start {
             let thread = Thread { [self] in run() }
-            thread.name = "HTTPPipeline deadlines"
+            // At most 15 bytes: Linux refuses a longer thread name, and the thread would keep the
+            // name of whichever pool thread started it.
+            thread.name = "HTTP deadlines"
             thread.start()
         } else if signal {
             wake.signal()
