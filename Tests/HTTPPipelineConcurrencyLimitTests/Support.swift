@@ -44,7 +44,7 @@ final class GatedTransport: HTTPTransport {
         state.withLock { $0.held.isEmpty ? nil : $0.held.removeFirst() }?.resume()
     }
 
-    /// Lets every held request answer, and every later one too, until none is held.
+    /// Lets every request held now answer; a request arriving later waits for the next call.
     func openAll() {
         for continuation in state.withLock({ state in
             defer { state.held = [] }

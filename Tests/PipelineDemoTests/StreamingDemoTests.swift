@@ -28,7 +28,7 @@ import Testing
         #expect(server.requests.filter { $0.path == "/export.json" }.count == 1)
     }
 
-    @Test("The retry override in the streaming section sends once where the stack's three-attempt policy sends three times")
+    @Test("The retry override in the streaming section sends once where a three-attempt policy sends three times")
     func retryOverrideSendsOnce() async throws {
         let server = LoopbackServer()
         try server.start()
