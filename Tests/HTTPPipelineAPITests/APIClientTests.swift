@@ -182,7 +182,7 @@ import FoundationNetworking
 
     @Test("Cancelling the calling task surfaces as CancellationError, not as an APIError")
     func cancellationWhileWaiting() async throws {
-        let transport = ScriptedTransport([.ok("{}").delayed(by: .seconds(60))])
+        let transport = ScriptedTransport([.ok("{}").delayed(by: .seconds(3_600))])
         let client = try client(transport)
         let task = Task { try await client.send(Endpoint<EmptyResponse>.get("/slow")) }
         task.cancel()
@@ -196,7 +196,7 @@ import FoundationNetworking
         let transport = ScriptedTransport { _ in
             started.continuation.yield()
             do {
-                try await Task.sleep(for: .seconds(60))
+                try await Task.sleep(for: .seconds(3_600))
             } catch {
                 throw URLError(.cancelled)
             }

@@ -16,7 +16,8 @@ import Testing
         try server.start()
         defer { server.stop() }
         let source = TestSource()
-        let pipeline = Pipeline(transport: URLSessionTransport()) { AuthMiddleware(source: source) }
+        let patient = AuthOptions(refreshTimeout: .seconds(86_400))  // no stall can cut the refresh
+        let pipeline = Pipeline(transport: URLSessionTransport()) { AuthMiddleware(source: source, options: patient) }
         let payload = Data(repeating: 0x61, count: 100_000)
         let upload = HTTPRequest(
             method: .post, url: server.baseURL.appendingPathComponent("upload"),

@@ -213,7 +213,8 @@ import FoundationNetworking
         let inFlight = Locked(0)
         server.route("GET", "/slow") { _ in
             inFlight.withLock { $0 += 1 }
-            for _ in 0..<500 where inFlight.value < 8 {
+            // Up to 300 s: a stalled test (80 s, seen under the sanitizer) must still meet here.
+            for _ in 0..<30_000 where inFlight.value < 8 {
                 usleep(10_000)
             }
             return .init(status: inFlight.value >= 8 ? 200 : 503, delay: .milliseconds(20))
@@ -275,7 +276,10 @@ import FoundationNetworking
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
     func stopClosesEverySocketEndsEveryThreadAndIsIdempotent() async throws {
-        let server = try startedServer()
+        // Timeouts of an hour: a test stalled past the default 5 s would see the server close
+        // the idle connections itself, before stop() is asked to.
+        let server = LoopbackServer(timeouts: .init(idle: .seconds(3_600), request: .seconds(3_600)))
+        try server.start()
         server.route("GET", "/", .init())
         let idle = try LoopbackRawClient(port: server.port)
         let kept = try LoopbackRawClient(port: server.port)
@@ -305,7 +309,7 @@ import FoundationNetworking
 
     @Test func stopWhileADelayedRequestIsInFlightReturnsPromptly() async throws {
         let server = try startedServer()
-        server.route("GET", "/slow", .init(delay: .seconds(10)))
+        server.route("GET", "/slow", .init(delay: .seconds(3_600)))  // never answered before stop()
         let client = try LoopbackRawClient(port: server.port)
         try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
         try await eventually { server.requests.count == 1 }

@@ -147,7 +147,8 @@ struct BookDetailServiceTests {
 
     @Test("Cancelling the caller throws CancellationError, not a feature error")
     func cancellationPassesThrough() async throws {
-        let transport = scriptedLibrary(overriding: ["/me/loans": .ok(#"{"loans":[]}"#).delayed(by: .seconds(60))])
+        let transport = scriptedLibrary(
+            overriding: ["/me/loans": .ok(#"{"loans":[]}"#).delayed(by: .seconds(3_600))])
         let service = BookDetailService(client: try libraryClient(transport))
         let call = Task { try await service.detail(for: 7) }
         while transport.requests.count < 3 {

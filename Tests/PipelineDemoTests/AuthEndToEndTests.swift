@@ -20,7 +20,10 @@ import Testing
         let tokenClient = Pipeline(transport: transport) { LoggingMiddleware(level: .basic, sink: InMemoryLogSink()) }
         let source = DemoCredentialSource(
             tokenEndpoint: server.baseURL.appendingPathComponent("token"), transport: tokenClient)
-        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source) }
+        // A day to refresh, not 30 s: a stalled sanitized run must not turn a slow refresh into a
+        // failed call.
+        let patient = AuthOptions(refreshTimeout: .seconds(86_400))
+        let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, options: patient) }
         let shelf = HTTPRequest(url: server.baseURL.appendingPathComponent("me/shelf"))
 
         #expect(try await pipeline.send(shelf).status == 200)
