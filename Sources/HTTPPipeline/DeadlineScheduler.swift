@@ -64,10 +64,13 @@ package final class DeadlineScheduler: Sendable {
             return (start, !start)
         }
         if start {
-            let thread = Thread { [self] in run() }
-            // At most 15 bytes: Linux refuses a longer thread name, and the thread would keep the
-            // name of whichever pool thread started it.
-            thread.name = "HTTP deadlines"
+            let thread = Thread { [self] in
+                // Named from inside: on Linux a name given before start() never reaches the
+                // kernel, and one over 15 bytes is refused; either way the thread would show the
+                // name of whichever pool thread started it.
+                Thread.current.name = "HTTP deadlines"
+                run()
+            }
             thread.start()
         } else if signal {
             wake.signal()

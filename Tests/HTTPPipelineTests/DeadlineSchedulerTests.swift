@@ -36,6 +36,25 @@ struct DeadlineSchedulerTests {
         #expect(start.duration(to: clock.now) >= .milliseconds(50))
     }
 
+    @Test(
+        "The scheduler's thread is named for what it does, so a debugger's thread list shows it",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task")))
+    func theSchedulersThreadIsNamed() async throws {
+        // An answer that takes a moment, so the race arms its timer (one decided at once never
+        // does) and the scheduler's thread is started if no test has started it yet.
+        _ = try await Self.timeline.race(within: .seconds(3_600), orThrow: Self.error) {
+            try await Self.answer(after: .milliseconds(20))
+        }
+        // The thread names itself as it starts, which may be just after the race armed its timer.
+        var names: [String] = []
+        for _ in 0..<1_000 where !names.contains("HTTP deadlines\n") {
+            let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+            names = tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(names.contains("HTTP deadlines\n"), "\(Set(names))")
+    }
+
     @Test("Races whose answer and timer come at the same moment each end exactly once, either way")
     func racesAtTheSameMomentEndOnce() async throws {
         let outcomes = await withTaskGroup(of: Bool?.self, returning: [Bool?].self) { group in
