@@ -65,10 +65,9 @@ package final class DeadlineScheduler: Sendable {
         }
         if start {
             let thread = Thread { [self] in
-                // Named from inside: on Linux a name given before start() never reaches the
-                // kernel, and one over 15 bytes is refused; either way the thread would show the
-                // name of whichever pool thread started it.
-                Thread.current.name = "HTTP deadlines"
+                // Named by the kernel's own means: Foundation's `Thread.name` never reaches it on
+                // Linux, and the thread would show the name of whichever pool thread started it.
+                nameCurrentThread("HTTP deadlines")
                 run()
             }
             thread.start()

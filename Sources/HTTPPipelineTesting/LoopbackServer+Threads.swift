@@ -1,3 +1,5 @@
+import HTTPPipeline
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
