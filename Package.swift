@@ -57,10 +57,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .systemLibrary(
+        // libcurl's few entry points, bound at run time from the runtime the system already has
+        // (no libcurl headers needed to build).
+        .target(
             name: "CHTTPPipelineCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(
             name: "HTTPPipelineCurl",

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Installs what building and testing need on a fresh Debian machine with the Swift toolchain:
-# pkg-config, zlib headers (for the gzip plugin's system library target) and libcurl headers
-# (for the curl transport's); gzip, pigz and zopfli (for the gzip plugin's interoperability tests); valgrind (for the benchmark's instruction counts);
-# Python with venv (for the httpbin interop run).
+# Installs the optional extras CI and people use beyond the README's two commands, which need only
+# the Swift toolchain and zlib headers: pkg-config (so SwiftPM finds zlib without guessing);
+# gzip, pigz and zopfli (for the gzip plugin's interoperability tests, which skip without them);
+# valgrind (for the benchmark's instruction counts); gdb (for stacks of a hung CI run); Python
+# with venv (for the httpbin interop run). libcurl needs no headers: the curl transport binds the
+# runtime the toolchain already brings.
 # Idempotent; does nothing when everything is present.
 set -euo pipefail
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
-# libcurl headers (for the curl transport's system library target).
-pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
 # Other gzip encoders, for the gzip plugin's interoperability tests on bytes made at test time.
 command -v gzip >/dev/null 2>&1 || missing+=(gzip)
 command -v pigz >/dev/null 2>&1 || missing+=(pigz)

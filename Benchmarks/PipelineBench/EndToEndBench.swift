@@ -149,9 +149,9 @@ enum EndToEndBench {
             let client: any HTTPTransport
             var request = HTTPRequest(url: url)
             switch name {
-            case "curl-nospin":
+            case "curl-spin":
                 var configuration = CurlTransport.Configuration.default
-                configuration.spinBeforeSleeping = .zero
+                configuration.spinBeforeSleeping = .microseconds(100)
                 client = CurlTransport(configuration: configuration)
             case "bare-memory": client = ConvertingTransport()
             case "stack": client = try standardStack(over: ConvertingTransport())

@@ -61,7 +61,7 @@ struct Options {
                               from Scripts/nginx-server.sh, which serves the soak's paths)
           --e2e-client NAME   e2e with one client only, sequential: bare, bare-headers (the three
                               fields the stack adds, already set), pipeline, curl, curl-headers,
-                              curl-pipeline or curl-nospin (curl with spinBeforeSleeping zero)
+                              curl-pipeline or curl-spin (curl with spinBeforeSleeping 100 µs)
                               against the loopback server (against --nginx when given, so the
                               process holds the client alone), or stack / bare-memory (the standard
                               pipeline over, or alone, a transport that converts to URLRequest and
@@ -151,7 +151,7 @@ struct Options {
                 let name = try value(argument)
                 let clients = [
                     "bare", "bare-headers", "pipeline", "stack", "stack-recording", "bare-memory", "curl",
-                    "curl-headers", "curl-pipeline", "curl-nospin",
+                    "curl-headers", "curl-pipeline", "curl-spin",
                 ]
                 guard clients.contains(name) else {
                     throw UsageError(

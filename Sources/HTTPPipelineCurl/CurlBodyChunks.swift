@@ -5,11 +5,13 @@ import Foundation
 /// transport that sent the request is gone.
 final class CurlBodyReader: Sendable {
     private let transfer: CurlTransfer
+    private let engine: CurlEngine
+    /// Held only to keep the engine running while the body streams.
     private let owner: CurlEngineOwner
-    private var engine: CurlEngine { owner.engine }
 
-    init(transfer: CurlTransfer, owner: CurlEngineOwner) {
+    init(transfer: CurlTransfer, engine: CurlEngine, owner: CurlEngineOwner) {
         self.transfer = transfer
+        self.engine = engine
         self.owner = owner
     }
 

@@ -33,10 +33,6 @@ final class CurlEngine: Sendable {
         let handle: UnsafeMutableRawPointer
     }
 
-    /// `curl_global_init` once per process, before the first handle. libcurl counts its calls
-    /// (FoundationNetworking makes its own), and this one is never undone.
-    private static let globalInit: Int = Int(curl_global_init(Int(CHTTPPipelineCurl_GLOBAL_ALL)).rawValue)
-
     /// The commands not taken yet, and whether the thread has ended (the multi handle is gone).
     private struct Inbox: Sendable {
         var commands: [Command] = []
@@ -72,21 +68,26 @@ final class CurlEngine: Sendable {
     }
     #endif
 
+    /// Starts the engine's thread. Call only once ``CurlLibrary/bound`` succeeded.
     init(configuration: CurlTransport.Configuration) {
-        _ = Self.globalInit
         self.configuration = configuration
         // curl_multi_init fails only when memory runs out.
         guard let handle = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         multi = Multi(handle: handle)
         let thread = Thread { [self] in
+            // Named from inside: on Linux a name given before `start()` never reaches the kernel.
+            nameCurrentThread(Self.threadName)
             #if os(Linux)
             threadID.withLock { $0 = pthread_self() }
             #endif
             CurlEventLoop(engine: self).run()
         }
-        thread.name = "HTTPPipelineCurl"
         thread.start()
     }
+
+    /// The engine thread's name, as debuggers, `top -H` and `/proc/self/task/*/comm` show it
+    /// (Linux keeps 15 bytes of a name: this one fits).
+    static let threadName = "HTTP curl loop"
 
     func add(_ transfer: CurlTransfer) { post(.add(transfer)) }
     func cancel(_ transfer: CurlTransfer) { post(.cancel(transfer)) }
@@ -154,13 +155,16 @@ final class CurlEngineOwner: Sendable {
     /// the process.
     static let shared = CurlEngineOwner(configuration: .default)
 
-    let engine: CurlEngine
+    let configuration: CurlTransport.Configuration
+    /// The engine, or why there is none: the libcurl runtime could not be bound.
+    let engine: Result<CurlEngine, CurlTransportError>
 
     init(configuration: CurlTransport.Configuration) {
-        engine = CurlEngine(configuration: configuration)
+        self.configuration = configuration
+        engine = CurlLibrary.bound.map { CurlEngine(configuration: configuration) }
     }
 
     deinit {
-        engine.shutdown()
+        if case .success(let engine) = engine { engine.shutdown() }
     }
 }

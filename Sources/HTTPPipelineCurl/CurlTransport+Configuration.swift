@@ -69,24 +69,24 @@ extension CurlTransport {
         public var bufferingLimit: Int
         /// How long the engine's thread keeps polling its sockets and queue without sleeping,
         /// after it took a request or finished one, before it sleeps until the next event;
-        /// 100 µs by default, at most 1 ms is used, `.zero` turns it off.
+        /// `.zero` (no polling) by default, at most 1 ms is used.
         ///
         /// An answer that comes within that time, or the caller's next request, is then taken
-        /// without waking the thread, which costs tens of microseconds on a virtual machine: a
-        /// sequential client of a loopback server made 1.2–1.8 times the requests a second, for
-        /// about a tenth more CPU a request (Performance.md). Waits that find nothing take at
-        /// most a tenth of each 10 ms of the thread's time, whatever the traffic, so a client of
-        /// slow servers sleeps rather than spins. With one processor the thread never spins.
+        /// without waking the thread, which trades CPU for latency: worth it for a process that
+        /// talks to a nearby server sequentially and owns its cores, not for a general-purpose
+        /// client. Waits that find nothing take at most a tenth of each 10 ms of the thread's
+        /// time, whatever the traffic, so a client of slow servers sleeps rather than spins. With
+        /// one processor the thread never polls this way.
         public var spinBeforeSleeping: Duration
 
         /// 64 connections per host, a 30 s connect timeout, no total timeout, the system's
         /// certificate authorities, no client certificate, no proxy, HTTP/2 over TLS, bodies up
-        /// to 256 KiB buffered, 100 µs of polling before the engine's thread sleeps.
+        /// to 256 KiB buffered, no polling before the engine's thread sleeps.
         public static var `default`: Configuration {
             Configuration(
                 maximumConnectionsPerHost: 64, connectTimeout: .seconds(30), timeout: nil,
                 certificateAuthorities: nil, clientCertificate: nil, proxy: .none, allowsHTTP2: true,
-                bufferingLimit: 256 << 10, spinBeforeSleeping: .microseconds(100))
+                bufferingLimit: 256 << 10, spinBeforeSleeping: .zero)
         }
     }
 }

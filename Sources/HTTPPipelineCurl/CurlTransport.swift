@@ -12,9 +12,9 @@ public import HTTPPipeline
 ///
 /// - **Engine.** Each configuration has one engine: a libcurl multi handle driven by one thread
 ///   of its own (`curl_multi_poll`), which the async callers hand work to without blocking the
-///   cooperative pool; the thread polls briefly before it sleeps
-///   (``Configuration/spinBeforeSleeping``). Connections are reused across requests through the multi handle's
-///   connection cache, at most ``Configuration/maximumConnectionsPerHost`` to a host. Plain
+///   cooperative pool; the thread sleeps when it has nothing to do (or polls a while first:
+///   ``Configuration/spinBeforeSleeping``). Connections are reused across requests through the
+///   multi handle's connection cache, at most ``Configuration/maximumConnectionsPerHost`` to a host. Plain
 ///   `http` speaks HTTP/1.1; over TLS, HTTP/2 is offered by ALPN and its streams share one
 ///   connection (``Configuration/allowsHTTP2``). Every copy of a transport shares its engine;
 ///   the engine and its thread end when the last copy is gone (the default configuration's
@@ -51,7 +51,7 @@ public import HTTPPipeline
 ///   HTTP error statuses are returned, not thrown.
 public struct CurlTransport: HTTPTransport {
     /// The configuration the transport's engine was made with.
-    public var configuration: Configuration { owner.engine.configuration }
+    public var configuration: Configuration { owner.configuration }
 
     let owner: CurlEngineOwner
 
@@ -73,9 +73,10 @@ public struct CurlTransport: HTTPTransport {
     /// - Returns: The response: its head, and its body buffered or streaming.
     /// - Throws: `HTTPTransportError.invalidRequest` for a request that cannot be sent,
     ///   `CancellationError` when the calling task is cancelled, ``CurlTransportError`` when the
-    ///   transfer fails, or what reading a streamed request body threw.
+    ///   transfer fails (of category `libraryUnavailable` when the libcurl runtime cannot be
+    ///   loaded), or what reading a streamed request body threw.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let engine = owner.engine
+        let engine = try owner.engine.get()
         let prepared = try CurlRequest(request, configuration: engine.configuration)
         var upload: CurlUpload?
         if case .stream = prepared.body { upload = CurlUpload() }
@@ -86,7 +87,7 @@ public struct CurlTransport: HTTPTransport {
             return HTTPResponse(head: head, body: HTTPBody(data))
         case .streaming(let head):
             let length = head.fields["Content-Length"].flatMap { Int($0) }
-            let reader = CurlBodyReader(transfer: transfer, owner: owner)
+            let reader = CurlBodyReader(transfer: transfer, engine: engine, owner: owner)
             return HTTPResponse(head: head, body: HTTPBody(stream: CurlBodyChunks(reader: reader), length: length))
         }
     }

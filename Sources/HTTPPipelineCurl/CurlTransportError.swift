@@ -18,21 +18,44 @@ public import HTTPPipeline
 /// Its description holds libcurl's messages, which may name the host, never a header or a body.
 public struct CurlTransportError: Error, Sendable, Equatable, CustomStringConvertible, HTTPTransientFailure {
     /// What kind of failure a libcurl result code is.
-    public enum Category: Sendable, Equatable {
+    ///
+    /// A struct rather than an enum, so that a category added later breaks no `switch`: compare
+    /// with `==` or match with `case .timeout`, and keep a `default`.
+    public struct Category: Sendable, Hashable, CustomStringConvertible {
+        private enum Kind: Sendable, Hashable {
+            case timeout, connectionRefused, dnsFailure, connectionLost, tls, libraryUnavailable, other
+        }
+        private let kind: Kind
+
         /// The connect timeout or the total timeout (the configuration's, or the request's
         /// deadline) passed.
-        case timeout
+        public static let timeout = Category(kind: .timeout)
         /// Nothing accepted the connection.
-        case connectionRefused
+        public static let connectionRefused = Category(kind: .connectionRefused)
         /// The host (or the proxy's) name could not be resolved.
-        case dnsFailure
+        public static let dnsFailure = Category(kind: .dnsFailure)
         /// The connection broke or the server closed it before the response was complete (a
         /// body cut short included).
-        case connectionLost
+        public static let connectionLost = Category(kind: .connectionLost)
         /// The TLS handshake failed or the server's certificate was refused.
-        case tls
+        public static let tls = Category(kind: .tls)
+        /// The libcurl runtime could not be loaded, or lacks a function the transport calls:
+        /// nothing was sent. The message names each library tried and why it did not do.
+        public static let libraryUnavailable = Category(kind: .libraryUnavailable)
         /// Any other failure.
-        case other
+        public static let other = Category(kind: .other)
+
+        public var description: String {
+            switch kind {
+            case .timeout: "timed out"
+            case .connectionRefused: "connection refused"
+            case .dnsFailure: "DNS failure"
+            case .connectionLost: "connection lost"
+            case .tls: "TLS failure"
+            case .libraryUnavailable: "libcurl unavailable"
+            case .other: "transfer failed"
+            }
+        }
     }
 
     /// libcurl's `CURLcode`, for example `28` for `CURLE_OPERATION_TIMEDOUT`.
@@ -53,17 +76,22 @@ public struct CurlTransportError: Error, Sendable, Equatable, CustomStringConver
         self.category = Self.category(of: code)
     }
 
+    /// The error for a libcurl runtime that could not be bound: `CURLE_FAILED_INIT` (2), with
+    /// the reason.
+    init(libraryUnavailable reason: String) {
+        code = 2
+        message = "the libcurl runtime could not be loaded (\(reason))"
+        category = .libraryUnavailable
+    }
+
     /// Whether another attempt may succeed: a timeout, a refused or lost connection, or a DNS
     /// failure.
     public var isTransient: Bool {
-        switch category {
-        case .timeout, .connectionRefused, .dnsFailure, .connectionLost: true
-        case .tls, .other: false
-        }
+        [.timeout, .connectionRefused, .dnsFailure, .connectionLost].contains(category)
     }
 
     public var description: String {
-        "\(Self.name(of: category)) (curl \(code)): \(message)"
+        "\(category) (curl \(code)): \(message)"
     }
 
     static func category(of code: Int) -> Category {
@@ -83,17 +111,6 @@ public struct CurlTransportError: Error, Sendable, Equatable, CustomStringConver
         // CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT
         case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98: .tls
         default: .other
-        }
-    }
-
-    private static func name(of category: Category) -> String {
-        switch category {
-        case .timeout: "timed out"
-        case .connectionRefused: "connection refused"
-        case .dnsFailure: "DNS failure"
-        case .connectionLost: "connection lost"
-        case .tls: "TLS failure"
-        case .other: "transfer failed"
         }
     }
 }
