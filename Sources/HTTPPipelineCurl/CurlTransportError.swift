@@ -45,6 +45,7 @@ public struct CurlTransportError: Error, Sendable, Equatable, CustomStringConver
         /// Any other failure.
         public static let other = Category(kind: .other)
 
+        /// A few words naming the category, as the error's description begins.
         public var description: String {
             switch kind {
             case .timeout: "timed out"
