@@ -10,18 +10,48 @@ import os
 import sys
 
 source, output = sys.argv[1], sys.argv[2]
-modules = {}
+PUBLIC = ("public", "open")
+
+# The graphs are extracted at internal level (at public level the compiler drops underscored
+# public symbols), so two passes: first every symbol of every module, to know which are public;
+# then the listing of the public ones whose enclosing types are public too (an internal type's
+# members inherited from a public protocol say "public"), and of conformances to public protocols.
+graphs = []
+everything = {}
 for name in sorted(os.listdir(source)):
     if not name.endswith(".symbols.json") or "PackageTests" in name or "DiscoveredTests" in name:
         continue
-    module = name.split("@")[0].split(".symbols.json")[0]
     with open(os.path.join(source, name)) as handle:
         graph = json.load(handle)
+    graphs.append((name, graph))
+    for symbol in graph.get("symbols", []):
+        everything[symbol["identifier"]["precise"]] = symbol
+
+types_by_path = {}
+for symbol in everything.values():
+    if symbol["kind"]["identifier"] in ("swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.actor"):
+        types_by_path.setdefault(tuple(symbol["pathComponents"]), set()).add(symbol.get("accessLevel"))
+
+
+def visible(symbol):
+    if symbol.get("accessLevel") not in PUBLIC:
+        return False
+    path = symbol["pathComponents"]
+    for end in range(1, len(path)):
+        levels = types_by_path.get(tuple(path[:end]))
+        if levels is not None and not levels & set(PUBLIC):
+            return False
+    return True
+
+
+modules = {}
+for name, graph in graphs:
+    module = name.split("@")[0].split(".symbols.json")[0]
     symbols = {s["identifier"]["precise"]: s for s in graph.get("symbols", [])}
     lines = modules.setdefault(module, set())
     extended = name.split("@")[1].split(".symbols.json")[0] if "@" in name else None
     for symbol in symbols.values():
-        if symbol.get("accessLevel") not in ("public", "open"):
+        if not visible(symbol):
             continue
         path = ".".join(symbol["pathComponents"])
         declaration = " ".join("".join(f["spelling"] for f in symbol.get("declarationFragments", [])).split())
@@ -31,10 +61,13 @@ for name in sorted(os.listdir(source)):
         if relation.get("kind") != "conformsTo" or relation["source"] not in symbols:
             continue
         symbol = symbols[relation["source"]]
-        if symbol.get("accessLevel") not in ("public", "open"):
+        if not visible(symbol):
             continue
-        target = relation.get("targetFallback") or relation["target"]
-        target = symbols[target]["pathComponents"][-1] if target in symbols else target.split(".")[-1]
+        target = relation["target"]
+        if target in everything and not visible(everything[target]):
+            continue  # a package or internal protocol: not part of the API
+        target = relation.get("targetFallback") or target
+        target = everything[target]["pathComponents"][-1] if target in everything else target.split(".")[-1]
         lines.add(f"{'.'.join(symbol['pathComponents'])} conforms to {target}")
 
 os.makedirs(output, exist_ok=True)

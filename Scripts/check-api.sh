@@ -10,9 +10,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${API_SCRATCH_PATH:-.build-api-listing}"
+# Extracted at internal level: at public level the compiler leaves out every underscored public
+# symbol (the builder's composites), which are API all the same; the listing keeps public ones.
 # Extraction also tries the synthesized test-runner modules and complains that it cannot load
 # them; only the library modules matter here, and their graphs are checked for below.
-swift package --scratch-path "$scratch" dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
+swift package --scratch-path "$scratch" dump-symbol-graph --minimum-access-level internal >/dev/null 2>&1 || true
 graphs=$(find "$scratch" -type d -name symbolgraph | head -n 1)
 if [ -z "$graphs" ] || [ ! -f "$graphs/HTTPPipeline.symbols.json" ]; then
     echo "no symbol graphs were emitted" >&2

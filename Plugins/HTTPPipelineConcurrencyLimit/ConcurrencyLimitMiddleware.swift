@@ -111,15 +111,5 @@ public struct ConcurrencyLimitMiddleware: HTTPMiddleware {
     }
 }
 
-extension ConcurrencyLimitMiddleware {
-    /// `true`: this plugin's `intercept` cannot be inlined into a user's block, so a pipeline
-    /// holding it binds each layer once when built (one async call a layer).
-    @inlinable
-    public static var _bindsWhenBuilt: Bool { true }
-
-    /// `intercept` with `next` bound, compiled in this module so that `intercept` is inlined into
-    /// the closure (why: `HTTPMiddleware._bound(to:)`).
-    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
-        { request in try await intercept(request, next: next) }
-    }
-}
+/// Bound once when a pipeline is built, its `intercept` called directly from this module.
+extension ConcurrencyLimitMiddleware: BindsWhenBuilt {}

@@ -12,6 +12,9 @@
 /// and lets a pipeline built with ``MiddlewareBuilder`` compile into one inlined function with
 /// nothing allocated per layer.
 ///
+/// Write a middleware when the behaviour wraps the exchange (it changes requests or responses,
+/// decides whether and how often to send); write an ``HTTPTransport`` when it moves the bytes.
+///
 /// ```swift
 /// struct RequestStamp: HTTPMiddleware {
 ///     func intercept(
@@ -50,37 +53,6 @@ public protocol HTTPMiddleware: Sendable {
     /// Defaults to the type's name; override it when one type appears in a pipeline more than
     /// once in different roles.
     var name: String { get }
-
-    /// This layer bound to the rest of a chain: what the array form of ``Pipeline``, and a block
-    /// that binds when built (``_bindsWhenBuilt``), fold their layers into, once, when the
-    /// pipeline is built.
-    ///
-    /// Not API: the builder's composites implement it to fold a block, and this package's
-    /// plugins to be bound in their own module. Its default, as this protocol's requirement, is
-    /// compiled for each conforming type, so that the closure a layer held as
-    /// `any HTTPMiddleware` is folded into calls that type's `intercept` directly: one async call
-    /// less per layer and request. Compiled in the caller's module, that closure cannot inline an
-    /// `intercept` that lives in another module; a plugin therefore writes the same closure,
-    /// `{ request in try await intercept(request, next: next) }`, in its own module, with its
-    /// `intercept` marked `@inline(__always)`, one async frame fewer again (the standard stack
-    /// 28,155 -> 27,368 instructions a request; calling the core's closure from there instead
-    /// measured 440 more; Documentation/Performance.md).
-    func _bound(to next: @escaping HTTPNext) -> HTTPNext
-
-    /// Whether a ``Pipeline`` built from a block that holds this layer binds each layer once
-    /// (``_bound(to:)``) instead of composing the block into one chain.
-    ///
-    /// `false` by default; `true` for this package's plugins, `MiddlewareStack` and a layer
-    /// called through an existential; a composite (two layers in a row, an optional, an
-    /// `if`/`else`, a `for` loop) when any part is. A block of layers from the user's own module
-    /// is composed and inlined into one function (about 2 ns a layer); a plugin's `intercept`
-    /// lives in its own module and cannot be inlined there, and in a composed block it costs
-    /// three or four async calls (the pair, its `next` closure, an optional, the layer), where
-    /// bound it costs one, and a layer left out costs nothing. A run of the user's own layers
-    /// inside a block that binds stays one composed, inlined closure. A middleware shipped in a
-    /// library module of its own, without `@inlinable` code, gains the same by returning `true`;
-    /// the behaviour of a pipeline does not depend on it.
-    static var _bindsWhenBuilt: Bool { get }
 }
 
 /// The rest of a pipeline, as a middleware receives it: sends a request through every layer below
@@ -92,21 +64,4 @@ public typealias HTTPNext = @Sendable (HTTPRequest) async throws -> HTTPResponse
 extension HTTPMiddleware {
     /// The type's name, for example `"RequestStamp"`.
     public var name: String { String(describing: Self.self) }
-
-    /// `false`: a layer of the user's own is inlined into a composed block.
-    @inlinable
-    public static var _bindsWhenBuilt: Bool { false }
-
-    /// `intercept` with `next` bound, compiled for this type.
-    @inlinable
-    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
-        interceptBound(to: next)
-    }
-
-    /// One closure that calls this value's `intercept` with `next`: a layer's own binding, and a
-    /// composite's when it holds no plugin (its layers then stay composed and inlined in it).
-    @inlinable
-    func interceptBound(to next: @escaping HTTPNext) -> HTTPNext {
-        { request in try await intercept(request, next: next) }
-    }
 }

@@ -13,12 +13,11 @@
 ///
 /// Each layer is called through an existential, so a layer here costs a little more than the
 /// same layer written directly in a block; nothing is allocated per request. A block holding a
-/// stack binds each layer once when the pipeline is built (`HTTPMiddleware._bindsWhenBuilt`):
-/// one async call a layer.
+/// stack binds each layer once when the pipeline is built: one async call a layer.
 ///
 /// ## Ordering
 /// The stack's layers sit, in array order, exactly where the stack is placed.
-public struct MiddlewareStack: HTTPMiddleware, _LayerComposite {
+public struct MiddlewareStack: HTTPMiddleware, LayerComposite, BindsWhenBuilt {
     @usableFromInline let layers: _MiddlewareArray<_AnyMiddleware>
 
     /// Creates a stack from layers listed outermost first.
@@ -43,13 +42,10 @@ public struct MiddlewareStack: HTTPMiddleware, _LayerComposite {
         try await layers.intercept(request, next: next)
     }
 
-    /// `true`: its layers are called through existentials, which nothing inlines.
+    /// Each layer bound to the rest, innermost first (it binds: its layers are called through
+    /// existentials, which nothing inlines).
     @inlinable
-    public static var _bindsWhenBuilt: Bool { true }
+    package func bound(to next: @escaping HTTPNext) -> HTTPNext { layers.bound(to: next) }
 
-    /// Each layer bound to the rest, innermost first.
-    @inlinable
-    public func _bound(to next: @escaping HTTPNext) -> HTTPNext { layers._bound(to: next) }
-
-    var _layers: [any HTTPMiddleware] { layers._layers }
+    var flattenedLayers: [any HTTPMiddleware] { layers.flattenedLayers }
 }

@@ -30,8 +30,8 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
     /// with the concrete layer types in view, so its body is the specialised, inlined chain even
     /// when the pipeline is later used only as `any HTTPTransport` (where a call would otherwise
     /// run the unspecialised generic code, dispatching through witness tables at every hop). A
-    /// block that binds when built (`HTTPMiddleware._bindsWhenBuilt`) is folded instead into one
-    /// closure per layer present, each compiled for its layer's type.
+    /// block that holds one of this package's plugins is folded instead into one closure per
+    /// layer present, each compiled for its layer's type (`BindsWhenBuilt`).
     @usableFromInline let composed: @Sendable (HTTPRequest) async throws -> HTTPResponse
 
     /// Builds a pipeline from a block of middleware, the first line outermost.
@@ -50,11 +50,11 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
     init(composing middleware: Middleware, over transport: Transport) {
         self.middleware = middleware
         self.transport = transport
-        if Middleware._bindsWhenBuilt {
+        if bindsWhenBuilt(Middleware.self) {
             // Plugins from other modules: one closure per layer present, bound here.
-            self.composed = middleware._bound(to: { request in try await transport.send(request) })
-        } else if let chosen = middleware as? any _ComposedWhenBuilt {
-            self.composed = chosen._composed(over: transport)
+            self.composed = bind(middleware, to: { request in try await transport.send(request) })
+        } else if let chosen = middleware as? any ComposedWhenBuilt {
+            self.composed = chosen.composed(over: transport)
         } else {
             self.composed = { request in
                 try await middleware.intercept(request) { request in try await transport.send(request) }
@@ -92,7 +92,7 @@ extension Pipeline where Middleware == MiddlewareStack {
             try await transport.send(request)
         }
         for layer in middleware.reversed() {
-            chain = layer._bound(to: chain)
+            chain = bind(layer, to: chain)
         }
         self.composed = chain
     }

@@ -3,7 +3,7 @@
 /// An implementation detail of ``MiddlewareBuilder`` and ``MiddlewareStack``, public only because
 /// their result types must be, and `@inlinable` so that a pipeline specialises; not API. DocC
 /// hides it.
-public struct _AnyMiddleware: HTTPMiddleware, _LayerComposite {
+public struct _AnyMiddleware: HTTPMiddleware, LayerComposite, BindsWhenBuilt {
     @usableFromInline let base: any HTTPMiddleware
 
     @usableFromInline
@@ -19,13 +19,10 @@ public struct _AnyMiddleware: HTTPMiddleware, _LayerComposite {
         try await base.intercept(request, next: next)
     }
 
-    /// `true`: called through an existential, which nothing inlines.
+    /// The wrapped layer's own binding, compiled for its type (it binds: called through an
+    /// existential, nothing would inline it).
     @inlinable
-    public static var _bindsWhenBuilt: Bool { true }
+    package func bound(to next: @escaping HTTPNext) -> HTTPNext { bind(base, to: next) }
 
-    /// The wrapped layer's own binding, compiled for its type.
-    @inlinable
-    public func _bound(to next: @escaping HTTPNext) -> HTTPNext { base._bound(to: next) }
-
-    var _layers: [any HTTPMiddleware] { HTTPPipeline.layers(of: base) }
+    var flattenedLayers: [any HTTPMiddleware] { HTTPPipeline.layers(of: base) }
 }

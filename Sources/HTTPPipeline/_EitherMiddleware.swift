@@ -2,7 +2,7 @@
 ///
 /// An implementation detail of ``MiddlewareBuilder``, public only because the builder's result
 /// types must be, and `@inlinable` so that a pipeline specialises; not API. DocC hides it.
-public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
+public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HTTPMiddleware, LayerComposite {
     case first(First)
     case second(Second)
 
@@ -17,22 +17,7 @@ public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HT
         }
     }
 
-    /// Bound when either branch is.
-    @inlinable
-    public static var _bindsWhenBuilt: Bool { First._bindsWhenBuilt || Second._bindsWhenBuilt }
-
-    /// The chosen branch bound to `next`.
-    @inlinable
-    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
-        // A run of the user's own layers stays one composed, inlined closure.
-        guard Self._bindsWhenBuilt else { return interceptBound(to: next) }
-        switch self {
-        case .first(let middleware): return middleware._bound(to: next)
-        case .second(let middleware): return middleware._bound(to: next)
-        }
-    }
-
-    var _layers: [any HTTPMiddleware] {
+    var flattenedLayers: [any HTTPMiddleware] {
         switch self {
         case .first(let middleware): layers(of: middleware)
         case .second(let middleware): layers(of: middleware)
@@ -40,11 +25,30 @@ public enum _EitherMiddleware<First: HTTPMiddleware, Second: HTTPMiddleware>: HT
     }
 }
 
-extension _EitherMiddleware: _ComposedWhenBuilt {
+extension _EitherMiddleware: BindsWhenBuilt {
+    /// Bound when either branch is.
+    @inlinable
+    package static var bindsWhenBuilt: Bool {
+        HTTPPipeline.bindsWhenBuilt(First.self) || HTTPPipeline.bindsWhenBuilt(Second.self)
+    }
+
+    /// The chosen branch bound to `next`.
+    @inlinable
+    package func bound(to next: @escaping HTTPNext) -> HTTPNext {
+        // A run of the user's own layers stays one composed, inlined closure.
+        guard Self.bindsWhenBuilt else { return composedBound(to: next) }
+        switch self {
+        case .first(let middleware): return bind(middleware, to: next)
+        case .second(let middleware): return bind(middleware, to: next)
+        }
+    }
+}
+
+extension _EitherMiddleware: ComposedWhenBuilt {
     /// The chosen branch over `transport`: the choice is made here, once, so a request through a
     /// pipeline whose whole block is an `if`/`else` pays for no switch and no copy of the branch.
     @inlinable
-    public func _composed<Transport: HTTPTransport>(
+    package func composed<Transport: HTTPTransport>(
         over transport: Transport
     ) -> @Sendable (HTTPRequest) async throws -> HTTPResponse {
         switch self {
@@ -57,13 +61,12 @@ extension _EitherMiddleware: _ComposedWhenBuilt {
 }
 
 /// A layer that composes itself over a transport when the pipeline is built, rather than deciding
-/// something on every request: an `if`/`else` block picks its branch once.
-///
-/// An implementation detail of ``Pipeline``, public only because its inlinable initialiser uses
-/// it; not API. DocC hides it.
-public protocol _ComposedWhenBuilt {
+/// something on every request: an `if`/`else` block picks its branch once. Package machinery used
+/// by ``Pipeline``'s inlinable initialiser.
+@usableFromInline
+package protocol ComposedWhenBuilt {
     /// The whole chain below and including this layer, bound to `transport`.
-    func _composed<Transport: HTTPTransport>(
+    func composed<Transport: HTTPTransport>(
         over transport: Transport
     ) -> @Sendable (HTTPRequest) async throws -> HTTPResponse
 }

@@ -2,7 +2,7 @@
 ///
 /// An implementation detail of ``MiddlewareBuilder``, public only because the builder's result
 /// types must be, and `@inlinable` so that a pipeline specialises; not API. DocC hides it.
-public struct _IdentityMiddleware: HTTPMiddleware, _LayerComposite {
+public struct _IdentityMiddleware: HTTPMiddleware, LayerComposite {
     @usableFromInline
     init() {}
 
@@ -14,9 +14,15 @@ public struct _IdentityMiddleware: HTTPMiddleware, _LayerComposite {
         try await next(request)
     }
 
+    var flattenedLayers: [any HTTPMiddleware] { [] }
+}
+
+extension _IdentityMiddleware: BindsWhenBuilt {
+    /// Nothing to bind: an empty block composes.
+    @inlinable
+    package static var bindsWhenBuilt: Bool { false }
+
     /// `next` itself.
     @inlinable
-    public func _bound(to next: @escaping HTTPNext) -> HTTPNext { next }
-
-    var _layers: [any HTTPMiddleware] { [] }
+    package func bound(to next: @escaping HTTPNext) -> HTTPNext { next }
 }

@@ -8,7 +8,7 @@
 /// An implementation detail of ``MiddlewareBuilder`` and ``MiddlewareStack``, public only because
 /// their result types must be, and `@inlinable` so that a pipeline specialises; not API. DocC
 /// hides it.
-public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
+public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, LayerComposite {
     @usableFromInline let elements: [Element]
 
     @usableFromInline
@@ -37,21 +37,23 @@ public struct _MiddlewareArray<Element: HTTPMiddleware>: HTTPMiddleware, _LayerC
         }
     }
 
+    var flattenedLayers: [any HTTPMiddleware] { elements.flatMap { layers(of: $0) } }
+}
+
+extension _MiddlewareArray: BindsWhenBuilt {
     /// Bound when its element type is.
     @inlinable
-    public static var _bindsWhenBuilt: Bool { Element._bindsWhenBuilt }
+    package static var bindsWhenBuilt: Bool { HTTPPipeline.bindsWhenBuilt(Element.self) }
 
     /// Each element bound to the rest, innermost first.
     @inlinable
-    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+    package func bound(to next: @escaping HTTPNext) -> HTTPNext {
         // A run of the user's own layers stays one composed, inlined closure.
-        guard Self._bindsWhenBuilt else { return interceptBound(to: next) }
+        guard Self.bindsWhenBuilt else { return composedBound(to: next) }
         // A loop, not `reduce`: a function value passed through a generic is reabstracted, a
         // thunk of two async calls more on every request.
         var chain = next
-        for element in elements.reversed() { chain = element._bound(to: chain) }
+        for element in elements.reversed() { chain = bind(element, to: chain) }
         return chain
     }
-
-    var _layers: [any HTTPMiddleware] { elements.flatMap { layers(of: $0) } }
 }

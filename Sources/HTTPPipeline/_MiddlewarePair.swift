@@ -2,7 +2,7 @@
 ///
 /// An implementation detail of ``MiddlewareBuilder``, public only because the builder's result
 /// types must be, and `@inlinable` so that a pipeline specialises; not API. DocC hides it.
-public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
+public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTTPMiddleware, LayerComposite {
     @usableFromInline let outer: Outer
     @usableFromInline let inner: Inner
 
@@ -22,18 +22,20 @@ public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTT
         }
     }
 
+    var flattenedLayers: [any HTTPMiddleware] { layers(of: outer) + layers(of: inner) }
+}
+
+extension _MiddlewarePair: BindsWhenBuilt {
     /// Bound when either side is.
     @inlinable
-    public static var _bindsWhenBuilt: Bool { Outer._bindsWhenBuilt || Inner._bindsWhenBuilt }
+    package static var bindsWhenBuilt: Bool { HTTPPipeline.bindsWhenBuilt(Outer.self) || HTTPPipeline.bindsWhenBuilt(Inner.self) }
 
     /// The inner layer bound to `next`, then the outer one bound to that: one closure per
     /// layer, the pair itself gone.
     @inlinable
-    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+    package func bound(to next: @escaping HTTPNext) -> HTTPNext {
         // A run of the user's own layers stays one composed, inlined closure.
-        guard Self._bindsWhenBuilt else { return interceptBound(to: next) }
-        return outer._bound(to: inner._bound(to: next))
+        guard Self.bindsWhenBuilt else { return composedBound(to: next) }
+        return bind(outer, to: bind(inner, to: next))
     }
-
-    var _layers: [any HTTPMiddleware] { layers(of: outer) + layers(of: inner) }
 }

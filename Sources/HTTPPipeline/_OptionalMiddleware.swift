@@ -3,7 +3,7 @@
 ///
 /// An implementation detail of ``MiddlewareBuilder``, public only because the builder's result
 /// types must be, and `@inlinable` so that a pipeline specialises; not API. DocC hides it.
-public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _LayerComposite {
+public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, LayerComposite {
     @usableFromInline let wrapped: Wrapped?
 
     @usableFromInline
@@ -20,19 +20,22 @@ public struct _OptionalMiddleware<Wrapped: HTTPMiddleware>: HTTPMiddleware, _Lay
         return try await wrapped.intercept(request, next: next)
     }
 
+    var flattenedLayers: [any HTTPMiddleware] { wrapped.map { layers(of: $0) } ?? [] }
+}
+
+extension _OptionalMiddleware: BindsWhenBuilt {
     /// Bound when the wrapped layer is.
     @inlinable
-    public static var _bindsWhenBuilt: Bool { Wrapped._bindsWhenBuilt }
+    package static var bindsWhenBuilt: Bool { HTTPPipeline.bindsWhenBuilt(Wrapped.self) }
 
     /// The wrapped layer bound to `next`; when there is none, `next` itself: a layer left out
     /// costs nothing.
     @inlinable
-    public func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+    package func bound(to next: @escaping HTTPNext) -> HTTPNext {
         // No `??` and no optional closure: a function value passed through a generic is
         // reabstracted, a thunk of two async calls more on every request.
+        guard Self.bindsWhenBuilt else { return composedBound(to: next) }
         guard let wrapped else { return next }
-        return wrapped._bound(to: next)
+        return bind(wrapped, to: next)
     }
-
-    var _layers: [any HTTPMiddleware] { wrapped.map { layers(of: $0) } ?? [] }
 }

@@ -79,7 +79,7 @@ public enum StandardPipeline {
         let hedging = options.hedging
         let logging = options.logging.map { LoggingMiddleware(level: $0.level, sink: $0.sink, redaction: $0.redaction) }
         let gzip = options.gzip.map { GzipMiddleware($0) }
-        // The plugins bind when built (`_bindsWhenBuilt`): one async call per layer present and
+        // The plugins bind when built (`BindsWhenBuilt`): one async call per layer present and
         // none for a layer left out.
         return Pipeline(transport: transport) {
             // Two branches, chosen once when the pipeline is built: with nothing inserted, the

@@ -153,6 +153,6 @@ import Testing
         if inserting { options.insert(OrderProbe("mine", log: OrderLog()), at: .insideAuth) }
         let client = try StandardPipeline.build(
             over: ScriptedTransport(respond: { _ in .ok("body") }), options: options)
-        #expect(type(of: client.middleware)._bindsWhenBuilt)
+        #expect(bindsWhenBuilt(type(of: client.middleware)))
     }
 }

@@ -8,8 +8,7 @@ import Testing
 /// included.
 @Suite struct PipelineBindingTests {
     /// `Trail`, marked as the plugins are.
-    struct BindingTrail: HTTPMiddleware {
-        static var _bindsWhenBuilt: Bool { true }
+    struct BindingTrail: HTTPMiddleware, BindsWhenBuilt {
         let trail: Trail
         var name: String { trail.name }
 
@@ -57,8 +56,8 @@ import Testing
             MiddlewareStack(dynamic)
             Trail(tag: "Z")
         }
-        #expect(!type(of: composed.middleware)._bindsWhenBuilt)
-        #expect(type(of: bound.middleware)._bindsWhenBuilt)
+        #expect(!bindsWhenBuilt(type(of: composed.middleware)))
+        #expect(bindsWhenBuilt(type(of: bound.middleware)))
 
         let expected = try await composed.send(request()).bytes().text
         #expect(
@@ -74,7 +73,7 @@ import Testing
     }
 
     /// One of the user's own layers that counts how often it is bound.
-    struct BindCounter: HTTPMiddleware {
+    struct BindCounter: HTTPMiddleware, BindsWhenBuilt {
         let count = Locked(0)
         var name: String { "BindCounter" }
 
@@ -82,8 +81,11 @@ import Testing
             try await next(request)
         }
 
-        // Not to be implemented by users: here only to see whether the pipeline binds.
-        func _bound(to next: @escaping HTTPNext) -> HTTPNext {
+        // Package machinery, not for users: here only to see whether the pipeline binds it. It
+        // says it composes, as a user's own layer does.
+        static var bindsWhenBuilt: Bool { false }
+
+        func bound(to next: @escaping HTTPNext) -> HTTPNext {
             count.withLock { $0 += 1 }
             return { request in try await intercept(request, next: next) }
         }
@@ -96,7 +98,7 @@ import Testing
             own
             Trail(tag: "mine")
         }
-        #expect(!type(of: composed.middleware)._bindsWhenBuilt)
+        #expect(!bindsWhenBuilt(type(of: composed.middleware)))
         #expect(try await composed.send(request()).bytes().text == "body<mine")
         #expect(own.count.withLock { $0 } == 0)
 
@@ -108,7 +110,7 @@ import Testing
             BindingTrail(tag: "plugin")
             after
         }
-        #expect(type(of: bound.middleware)._bindsWhenBuilt)
+        #expect(bindsWhenBuilt(type(of: bound.middleware)))
         #expect(try await bound.send(request()).bytes().text == "body<plugin<mine")
         // The plugin and the layer after it are bound one by one; the run of the user's own
         // layers before it is one composed closure, never bound layer by layer.
@@ -137,7 +139,7 @@ import Testing
             absent
             if false { BindingTrail(tag: "never") }
         }
-        #expect(type(of: pipeline.middleware)._bindsWhenBuilt)
+        #expect(bindsWhenBuilt(type(of: pipeline.middleware)))
         #expect(try await pipeline.send(request()).bytes().text == "body")
         #expect(transport.requests.first?.fields["X-Trail"] == nil)
         #expect(pipeline.layerNames.isEmpty)
