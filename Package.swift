@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "HTTPPipeline", targets: ["HTTPPipeline"]),
+        .library(name: "HTTPPipelineURLSession", targets: ["HTTPPipelineURLSession"]),
         .library(name: "HTTPPipelineTesting", targets: ["HTTPPipelineTesting"]),
         .library(name: "HTTPPipelineHeaders", targets: ["HTTPPipelineHeaders"]),
         .library(name: "HTTPPipelineLogging", targets: ["HTTPPipelineLogging"]),
@@ -35,6 +36,13 @@ let package = Package(
         // Shipped libraries: Sources/ (the core, the test kit, the standard stack, the API layer,
         // the zlib and libcurl system libraries, the curl transport) and Plugins/ (one library per plugin).
         .target(name: "HTTPPipeline", swiftSettings: swiftSettings),
+        // The URL loading system's transport, beside the core so that the core never imports
+        // FoundationNetworking (as swift-http-types keeps HTTPTypesFoundation apart).
+        .target(
+            name: "HTTPPipelineURLSession",
+            dependencies: ["HTTPPipeline"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "HTTPPipelineTesting",
             dependencies: ["HTTPPipeline"],
@@ -139,6 +147,7 @@ let package = Package(
         .executableTarget(
             name: "PipelineDemo",
             dependencies: [
+                "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineRetry",
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
@@ -153,6 +162,7 @@ let package = Package(
         .executableTarget(
             name: "PipelineBench",
             dependencies: [
+                "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
                 "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineConcurrencyLimit",
@@ -177,12 +187,12 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineTests",
-            dependencies: ["HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["HTTPPipelineURLSession", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "HTTPPipelineHeadersTests",
-            dependencies: ["HTTPPipelineHeaders", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["HTTPPipelineURLSession", "HTTPPipelineHeaders", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         // The adversarial secrets corpus, shared by the tests of everything that redacts (logs,
@@ -200,13 +210,13 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineGzipTests",
-            dependencies: ["HTTPPipelineGzip", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["HTTPPipelineURLSession", "HTTPPipelineGzip", "HTTPPipeline", "HTTPPipelineTesting"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "HTTPPipelineRetryTests",
-            dependencies: ["HTTPPipelineRetry", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["HTTPPipelineURLSession", "HTTPPipelineRetry", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -226,17 +236,18 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineHedgingTests",
-            dependencies: ["HTTPPipelineHedging", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["HTTPPipelineURLSession", "HTTPPipelineHedging", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "HTTPPipelineAuthTests",
-            dependencies: ["HTTPPipelineAuth", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["HTTPPipelineURLSession", "HTTPPipelineAuth", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "HTTPPipelineRedirectTests",
             dependencies: [
+                "HTTPPipelineURLSession",
                 "HTTPPipelineRedirect", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth",
                 "HTTPPipelineLogging",
             ],
@@ -245,6 +256,7 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineOrderingTests",
             dependencies: [
+                "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
@@ -256,6 +268,7 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineInteropTests",
             dependencies: [
+                "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineCurl",
@@ -265,6 +278,7 @@ let package = Package(
         .testTarget(
             name: "PipelineDemoTests",
             dependencies: [
+                "HTTPPipelineURLSession",
                 "PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging",
                 "HTTPPipelineHeaders", "HTTPPipelineRetry", "HTTPPipelineGzip",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout",
@@ -274,6 +288,7 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineCassetteTests",
             dependencies: [
+                "HTTPPipelineURLSession",
                 "HTTPPipelineCassette", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging",
                 "HTTPPipelineStandard", "HTTPPipelineGzip", "RedactionCorpus",
             ],
@@ -282,7 +297,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineTestingTests",
-            dependencies: ["HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["HTTPPipelineURLSession", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -292,7 +307,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineAPITests",
-            dependencies: ["HTTPPipelineAPI", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["HTTPPipelineURLSession", "HTTPPipelineAPI", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         // Examples/: the library scenario (feature services over the API layer) and its fixtures.
@@ -304,7 +319,7 @@ let package = Package(
         ),
         .target(
             name: "LibraryFixtures",
-            dependencies: ["HTTPPipeline", "HTTPPipelineAPI", "HTTPPipelineTesting"],
+            dependencies: ["HTTPPipelineURLSession", "HTTPPipeline", "HTTPPipelineAPI", "HTTPPipelineTesting"],
             path: "Examples/LibraryFixtures",
             swiftSettings: swiftSettings
         ),
@@ -346,6 +361,7 @@ let package = Package(
         .target(
             name: "DocSnippetsContext",
             dependencies: [
+                "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging", "HTTPPipelineAuth", "HTTPPipelineAPI",
             ],
             path: "Tests/DocSnippetsContext",
@@ -354,6 +370,7 @@ let package = Package(
         .testTarget(
             name: "DocSnippetsTests",
             dependencies: [
+                "HTTPPipelineURLSession",
                 "DocSnippetsContext", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders",
                 "HTTPPipelineLogging",
                 "HTTPPipelineRetry", "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",

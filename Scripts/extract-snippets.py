@@ -371,7 +371,8 @@ def emit_run(out, document, run):
 
 def render(document, blocks, standalone):
     parts = [(block, *split(block)) for block in blocks]
-    implied = [] if standalone else [CONTEXT_MODULE, "Foundation"]
+    # URLSessionTransport, in every block's examples, lives in a module of its own beside the core.
+    implied = [] if standalone else [CONTEXT_MODULE, "Foundation", "HTTPPipelineURLSession"]
     for block in blocks:
         implied += [module for module in block.implied if module not in implied]
     shown, seen = [], set(implied)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineHedging
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

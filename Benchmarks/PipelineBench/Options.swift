@@ -1,4 +1,5 @@
 import Foundation
+import HTTPPipelineURLSession
 
 /// The command line of pipeline-bench: which suites run, with which sizes.
 struct Options {

@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineCassette
 import HTTPPipelineStandard
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import HTTPPipelineAuth
 import HTTPPipelineConcurrencyLimit
 import HTTPPipelineTesting
 import HTTPPipelineTimeout
+import HTTPPipelineURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -6,6 +6,7 @@ import HTTPPipelineHeaders
 import HTTPPipelineLogging
 import HTTPPipelineStandard
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

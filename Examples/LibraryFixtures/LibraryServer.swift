@@ -2,6 +2,7 @@ package import Foundation
 package import HTTPPipeline
 package import HTTPPipelineAPI
 package import HTTPPipelineTesting
+package import HTTPPipelineURLSession
 
 #if canImport(FoundationNetworking)
 package import FoundationNetworking

@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineLogging
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 
 /// A token service on the loopback server: `/token` rotates the access and refresh tokens;
 /// `/me/shelf` accepts only the current access token.

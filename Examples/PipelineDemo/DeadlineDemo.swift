@@ -4,6 +4,7 @@ import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineTesting
 import HTTPPipelineTimeout
+import HTTPPipelineURLSession
 
 /// What the deadline section saw, for its test.
 struct DeadlineDemoResult {

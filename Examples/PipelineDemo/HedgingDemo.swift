@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineHedging
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 
 /// One run of the hedging section: latencies and what the server received.
 struct HedgingDemoRun {

@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineHeaders
 import HTTPPipelineLogging
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -4,6 +4,7 @@ import HTTPPipelineAuth
 import HTTPPipelineLogging
 import HTTPPipelineRedirect
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 
 /// What the redirect section saw, for its test.
 struct RedirectDemoResult {

@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 
 /// A route that fails twice with 503 and then answers, recovered by retry; logging inside retry
 /// records every attempt with its number.

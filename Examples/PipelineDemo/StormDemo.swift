@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineConcurrencyLimit
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

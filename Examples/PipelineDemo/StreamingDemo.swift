@@ -4,6 +4,7 @@ import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineStandard
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 
 /// What the streaming section saw, for its tests.
 struct StreamingDemoResult: Sendable {

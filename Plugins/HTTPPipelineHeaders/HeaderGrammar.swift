@@ -11,9 +11,12 @@ enum HeaderGrammar {
     }
 
     /// Field values may hold visible characters, spaces, tabs and bytes above 0x7F, but no other
-    /// control character: above all no CR, LF or NUL, which would end or split the field.
+    /// control character: above all no CR, LF or NUL, which would end or split the field. The
+    /// core's rule, the one the transports apply.
     static func check(value: String, of name: String) throws(HeaderError) {
-        for (offset, byte) in value.utf8.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+        let bytes = value.utf8
+        if let offset = HTTPGrammar.firstInvalidFieldValueByte(bytes) {
+            let byte = bytes[bytes.index(bytes.startIndex, offsetBy: offset)]
             throw .invalidValue(
                 name: name, reason: "\(describe(byte)) is not allowed in a header value", offset: offset)
         }

@@ -31,7 +31,7 @@ public struct HTTPField: Sendable, Hashable {
 /// fields["accept"] = nil                  // removes Accept
 /// ```
 public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
-    @usableFromInline var storage: [HTTPField]
+    @usableFromInline package var storage: [HTTPField]
 
     /// No fields.
     @inlinable
@@ -130,7 +130,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// when both strings have it: iterating the UTF-8 views costs about 3,500 instructions more
     /// per request, measured in the core v2 spike).
     @inlinable
-    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+    package static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in

@@ -20,15 +20,17 @@ package enum HTTPGrammar {
         return bytes.allSatisfy(isTokenCharacter)
     }
 
-    /// Whether bytes hold CR, LF or NUL, which a field value must not (a header injection).
-    package static func holdsLineBreakOrNUL<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        // All three are below 14: one comparison rules out nearly every byte (measured: the
-        // three-way test through the UTF-8 view cost about 1,400 instructions a request).
-        func isBad(_ byte: UInt8) -> Bool { byte < 14 && (byte == 0 || byte == 10 || byte == 13) }
-        if let contiguous = bytes.withContiguousStorageIfAvailable({ buffer in buffer.contains(where: isBad) }) {
+    /// The offset of the first byte a field value must not hold, or `nil` when it holds none
+    /// (RFC 9110 §5.5): a control character other than horizontal tab, so above all no CR, LF or
+    /// NUL, which would end or split the field (a header injection). Visible characters, spaces,
+    /// tabs and bytes above 0x7F (`obs-text`) are allowed.
+    package static func firstInvalidFieldValueByte<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
+        // One comparison rules out nearly every byte; only controls look further.
+        func isBad(_ byte: UInt8) -> Bool { byte < 0x20 ? byte != 0x09 : byte == 0x7F }
+        if let contiguous = bytes.withContiguousStorageIfAvailable({ buffer in buffer.firstIndex(where: isBad) }) {
             return contiguous
         }
-        return bytes.contains(where: isBad)
+        return bytes.firstIndex(where: isBad).map { bytes.distance(from: bytes.startIndex, to: $0) }
     }
 
     /// The token characters among bytes 0-63 and 64-127, one bit each: letters, digits and

@@ -1,7 +1,7 @@
 /// How far one request's transfer has come, as a transport reports it: bytes sent and received,
 /// and how many of each are expected when that is known.
 ///
-/// Observe it per request through the context; ``URLSessionTransport`` reports it as bytes go
+/// Observe it per request through the context; `URLSessionTransport` reports it as bytes go
 /// out and come in (a transport that does not report progress ignores the key):
 ///
 /// ```swift

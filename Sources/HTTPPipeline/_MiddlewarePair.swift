@@ -28,7 +28,9 @@ public struct _MiddlewarePair<Outer: HTTPMiddleware, Inner: HTTPMiddleware>: HTT
 extension _MiddlewarePair: BindsWhenBuilt {
     /// Bound when either side is.
     @inlinable
-    package static var bindsWhenBuilt: Bool { HTTPPipeline.bindsWhenBuilt(Outer.self) || HTTPPipeline.bindsWhenBuilt(Inner.self) }
+    package static var bindsWhenBuilt: Bool {
+        HTTPPipeline.bindsWhenBuilt(Outer.self) || HTTPPipeline.bindsWhenBuilt(Inner.self)
+    }
 
     /// The inner layer bound to `next`, then the outer one bound to that: one closure per
     /// layer, the pair itself gone.

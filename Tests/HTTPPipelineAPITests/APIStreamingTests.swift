@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAPI
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 /// A transport answering every request with `status` and `chunks`, streamed once; it records the

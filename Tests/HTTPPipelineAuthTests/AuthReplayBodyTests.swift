@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 /// A rejected request is replayed only when its body can be sent again, over real sockets.

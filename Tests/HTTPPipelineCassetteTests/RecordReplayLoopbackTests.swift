@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineCassette
 import HTTPPipelineStandard
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 /// What a caller sees of a response: status, header fields and body.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineGzip
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 #if canImport(FoundationNetworking)

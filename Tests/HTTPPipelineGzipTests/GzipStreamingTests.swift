@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineGzip
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 /// Streamed bodies are decoded as their bytes arrive, split anywhere, with the checks and limits

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineGzip
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 /// What URLSession hands up when a body's size is no evidence, or when the bytes are not what

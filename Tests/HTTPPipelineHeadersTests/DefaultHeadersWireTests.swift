@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineHeaders
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 /// Default headers on a real wire: what the server receives.

@@ -7,6 +7,7 @@ import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineStandard
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -4,6 +4,7 @@ import HTTPPipelineAuth
 import HTTPPipelineLogging
 import HTTPPipelineRedirect
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 #if canImport(FoundationNetworking)

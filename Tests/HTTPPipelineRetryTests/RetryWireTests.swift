@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineRetry
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 /// Retry over `URLSessionTransport` against the loopback server.

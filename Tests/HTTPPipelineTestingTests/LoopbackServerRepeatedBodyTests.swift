@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 /// `.repeated`: one chunk sent again and again under one `Content-Length`, a large body the server

@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import HTTPPipelineURLSession
 #endif
 
 @Suite struct LoopbackServerTimestampTests {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipeline
+import HTTPPipelineURLSession
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -3,6 +3,7 @@ import HTTPPipelineTesting
 import Testing
 
 @testable import HTTPPipeline
+@testable import HTTPPipelineURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 /// Cancellation that races the end of an exchange, over real loopback sockets.

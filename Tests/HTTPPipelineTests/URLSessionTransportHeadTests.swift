@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 /// `URLSessionTransport` with the core's request and response types, against a real HTTP/1.1

@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineLogging
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 @testable import PipelineDemo

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 @testable import PipelineDemo

@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineGzip
 import HTTPPipelineRetry
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 import Testing
 
 @testable import PipelineDemo

@@ -5,6 +5,7 @@
 import DocSnippetsContext
 import Foundation
 import HTTPPipeline
+import HTTPPipelineURLSession
 import LibraryFeatures
 #if canImport(FoundationNetworking)
 import FoundationNetworking

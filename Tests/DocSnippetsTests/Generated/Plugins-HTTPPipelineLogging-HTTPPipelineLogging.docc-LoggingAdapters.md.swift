@@ -4,6 +4,7 @@
 
 import DocSnippetsContext
 import Foundation
+import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

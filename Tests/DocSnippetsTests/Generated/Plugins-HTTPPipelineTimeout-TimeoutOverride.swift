@@ -6,6 +6,7 @@ import DocSnippetsContext
 import Foundation
 import HTTPPipeline
 import HTTPPipelineTimeout
+import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

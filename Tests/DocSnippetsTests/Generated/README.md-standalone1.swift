@@ -11,9 +11,12 @@ import HTTPPipeline
 #sourceLocation(file: "README.md", line: 38)
 import HTTPPipelineLogging
 #sourceLocation()
+#sourceLocation(file: "README.md", line: 39)
+import HTTPPipelineURLSession
+#sourceLocation()
 
 // README.md:36
-#sourceLocation(file: "README.md", line: 40)
+#sourceLocation(file: "README.md", line: 41)
 private struct RequestID: HTTPMiddleware {
     func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var request = request
@@ -23,7 +26,7 @@ private struct RequestID: HTTPMiddleware {
 }
 #sourceLocation()
 @MainActor private func snippetAtLine36() async throws {
-#sourceLocation(file: "README.md", line: 48)
+#sourceLocation(file: "README.md", line: 49)
 let verbose = CommandLine.arguments.contains("--verbose")
 let client = Pipeline(transport: URLSessionTransport()) {
     RequestID()                       // outermost: sees the request first, the response last

@@ -5,13 +5,14 @@
 import DocSnippetsContext
 import Foundation
 import HTTPPipeline
+import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipeline/ErrorWords.swift:15
-@MainActor private func snippetAtLine15() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/ErrorWords.swift", line: 15)
+// Sources/HTTPPipeline/ErrorWords.swift:11
+@MainActor private func snippetAtLine11() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/ErrorWords.swift", line: 11)
 let error = URLError(.cannotConnectToHost)
 print(ErrorWords.describe(error))   // cannotConnectToHost (URLError -1004)
 #sourceLocation()

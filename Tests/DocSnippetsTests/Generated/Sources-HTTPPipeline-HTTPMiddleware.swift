@@ -5,12 +5,13 @@
 import DocSnippetsContext
 import Foundation
 import HTTPPipeline
+import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipeline/HTTPMiddleware.swift:16
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPMiddleware.swift", line: 16)
+// Sources/HTTPPipeline/HTTPMiddleware.swift:19
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPMiddleware.swift", line: 19)
 private struct RequestStamp: HTTPMiddleware {
     func intercept(
         _ request: HTTPRequest,

@@ -5,6 +5,7 @@
 import DocSnippetsContext
 import Foundation
 import HTTPPipeline
+import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -6,6 +6,7 @@ import DocSnippetsContext
 import Foundation
 import HTTPPipeline
 import HTTPPipelineAPI
+import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

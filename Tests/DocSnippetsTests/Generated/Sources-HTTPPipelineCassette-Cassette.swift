@@ -6,6 +6,7 @@ import DocSnippetsContext
 import Foundation
 import HTTPPipeline
 import HTTPPipelineCassette
+import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -4,22 +4,23 @@
 
 import DocSnippetsContext
 import Foundation
+import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 11)
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 17)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 12)
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 18)
 import HTTPPipelineCurl
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 13)
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 19)
 import HTTPPipelineStandard
 #sourceLocation()
 
-// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:11
-@MainActor private func snippetAtLine11() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 15)
+// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:17
+@MainActor private func snippetAtLine17() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 21)
 let client = try StandardPipeline.build(over: CurlTransport())
 let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
 #sourceLocation()
@@ -27,8 +28,8 @@ _ = client
 _ = response
 }
 
-// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:108
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 111)
+// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:115
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 118)
 private func makeTransport() -> any HTTPTransport {
     #if os(Linux)
     CurlTransport()

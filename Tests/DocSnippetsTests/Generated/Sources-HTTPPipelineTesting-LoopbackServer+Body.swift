@@ -6,6 +6,7 @@ import DocSnippetsContext
 import Foundation
 import HTTPPipeline
 import HTTPPipelineTesting
+import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

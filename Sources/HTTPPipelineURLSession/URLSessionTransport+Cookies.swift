@@ -1,3 +1,5 @@
+import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import Foundation
 import FoundationNetworking

@@ -1,3 +1,5 @@
+public import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 public import Foundation
 public import FoundationNetworking
@@ -26,9 +28,9 @@ public import Foundation
 ///   removed: `URLSession` on Linux has no way to take bytes from a stream while it sends, so the
 ///   upload starts when the stream ends, with memory flat.
 /// - **Progress.** A request whose context has a `progress` observer
-///   (``HTTPTransferProgress``) is told as its body goes out and the response comes in.
-/// - **Files.** Upload from a file with ``HTTPBody/init(contentsOf:chunkSize:)``; download to one
-///   with ``HTTPBody/write(to:limit:)``, which streams to a temporary file and moves it into place.
+///   (`HTTPTransferProgress`) is told as its body goes out and the response comes in.
+/// - **Files.** Upload from a file with `HTTPBody/init(contentsOf:chunkSize:)`; download to one
+///   with `HTTPBody/write(to:limit:)`, which streams to a temporary file and moves it into place.
 /// - **Cancelling** the calling task cancels the underlying request at once and throws
 ///   `CancellationError`. On Linux the transport's session has no `URLCache` (a configuration's
 ///   cache is not used, and a request's `cachePolicy` has nothing to consult): FoundationNetworking
@@ -38,9 +40,9 @@ public import Foundation
 ///   wanted, goes in the pipeline, where it sees what the other layers do.
 /// - A request whose URL is not absolute `http`/`https` with a host, or whose fields cannot be
 ///   sent (a name that is not a token, a value holding CR, LF or NUL), fails with
-///   ``HTTPTransportError/invalidRequest(reason:)`` before anything is sent. The scheme is
+///   `HTTPTransportError/invalidRequest(reason:)` before anything is sent. The scheme is
 ///   compared ignoring case, as RFC 3986 says, and sent in lower case.
-/// - A reply that is not an `HTTPURLResponse` fails with ``HTTPTransportError/nonHTTPResponse``.
+/// - A reply that is not an `HTTPURLResponse` fails with `HTTPTransportError/nonHTTPResponse`.
 /// - Network failures surface as the `URLError` the session reported (timed out, connection
 ///   lost, cannot connect, …), unchanged, so retry policies can inspect their codes; one that
 ///   happens in the middle of a streamed body is thrown by the read that meets it.
@@ -159,11 +161,11 @@ public struct URLSessionTransport: HTTPTransport {
     /// Sends a request with the session.
     ///
     /// The head is converted to a `URLRequest` once (one `allHTTPHeaderFields` assignment), and
-    /// the `HTTPURLResponse` to an ``HTTPResponseHead`` once.
+    /// the `HTTPURLResponse` to an `HTTPResponseHead` once.
     ///
     /// - Parameter request: The request to send.
     /// - Returns: The response: its head, and its body buffered or streaming.
-    /// - Throws: ``HTTPTransportError`` for a request that cannot be sent or a non-HTTP reply,
+    /// - Throws: `HTTPTransportError` for a request that cannot be sent or a non-HTTP reply,
     ///   `CancellationError` when the calling task is cancelled, `URLError` for network failures,
     ///   or what reading a streamed request body threw.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -228,7 +230,7 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// The request as the session is to get it: checked, with its URL's scheme in lower case.
     ///
-    /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` when it cannot be sent.
+    /// - Throws: `HTTPTransportError/invalidRequest(reason:)` when it cannot be sent.
     static func validated(_ request: URLRequest) throws(HTTPTransportError) -> URLRequest {
         guard let url = request.url else {
             throw HTTPTransportError.invalidRequest(reason: "the request has no URL")

@@ -1,3 +1,5 @@
+import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import Foundation
 import FoundationNetworking
@@ -321,7 +323,7 @@ final class SessionExchange: Sendable {
         }
     }
 
-    /// The body's chunks, as a sequence an ``HTTPBody`` streams once.
+    /// The body's chunks, as a sequence an `HTTPBody` streams once.
     struct Chunks: AsyncSequence, Sendable {
         typealias Element = Data
         let reader: Reader

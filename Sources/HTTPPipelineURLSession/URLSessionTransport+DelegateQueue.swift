@@ -1,4 +1,5 @@
 import Foundation
+import HTTPPipeline
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+public import HTTPPipeline
+
 #if canImport(FoundationNetworking)
 import Foundation
 public import FoundationNetworking
@@ -9,7 +11,7 @@ extension HTTPRequestHead {
     /// The head of a Foundation request: its method (`GET` when unset), URL and header fields.
     ///
     /// - Parameter request: The request.
-    /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` when the request has no URL.
+    /// - Throws: `HTTPTransportError/invalidRequest(reason:)` when the request has no URL.
     public init(_ request: URLRequest) throws(HTTPTransportError) {
         guard let url = request.url else { throw .invalidRequest(reason: "the request has no URL") }
         let headers = request.allHTTPHeaderFields ?? [:]
@@ -28,7 +30,7 @@ extension URLRequest {
     /// `addValue` would.
     ///
     /// - Parameter head: The head.
-    /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a field name that is not an
+    /// - Throws: `HTTPTransportError/invalidRequest(reason:)` for a field name that is not an
     ///   HTTP token, or a value holding CR, LF or NUL (a header injection); the reason names the
     ///   field, never its value.
     public init(_ head: HTTPRequestHead) throws(HTTPTransportError) {
@@ -66,21 +68,5 @@ extension HTTPResponseHead {
         }
         fields.storage.sort { $0.name.lowercased() < $1.name.lowercased() }
         self.init(status: response.statusCode, fields: fields)
-    }
-}
-
-extension HTTPField {
-    /// Checks that the field can go on the wire as it is.
-    ///
-    /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a name that is not an HTTP
-    ///   token, or a value holding CR, LF or NUL (a header injection); the reason names the
-    ///   field, never its value.
-    package func checkSendable() throws(HTTPTransportError) {
-        guard HTTPGrammar.isToken(name.utf8) else {
-            throw .invalidRequest(reason: "a field name is not an HTTP token")
-        }
-        guard !HTTPGrammar.holdsLineBreakOrNUL(value.utf8) else {
-            throw .invalidRequest(reason: "the value of \(name) holds CR, LF or NUL")
-        }
     }
 }

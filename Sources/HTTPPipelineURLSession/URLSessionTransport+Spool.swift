@@ -1,4 +1,5 @@
 import Foundation
+import HTTPPipeline
 
 /// A streamed request body written to a temporary file, for `URLSession` to upload from: the
 /// stream is read once, chunk by chunk, and never held in memory whole.
@@ -7,7 +8,7 @@ struct RequestSpool {
 
     /// Reads `body` into a new file in `directory`.
     ///
-    /// - Throws: What reading the body threw (``HTTPBodyError/alreadyConsumed`` for a single-pass
+    /// - Throws: What reading the body threw (`HTTPBodyError/alreadyConsumed` for a single-pass
     ///   body read before), or a file error; the file is removed either way.
     init(_ body: HTTPBody, in directory: URL) async throws {
         let file = directory.appendingPathComponent("http-pipeline-upload-\(UUID().uuidString)")
