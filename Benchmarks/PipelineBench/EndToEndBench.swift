@@ -244,7 +244,7 @@ enum EndToEndBench {
                         let response = try await client.send(request)
                         let data = try await response.body.collect(upTo: 1 << 20)
                         guard response.status == 200, data == body else {
-                            throw EndToEndError(status: response.status, bytes: data.count)
+                            throw EndToEndError(status: response.status.code, bytes: data.count)
                         }
                     }
                 }

@@ -9,7 +9,7 @@ func measure<T: HTTPTransport>(_ transport: T, request: HTTPRequest, iterations:
     let start = clock.now
     for _ in 0..<iterations {
         do {
-            statusSum &+= try await transport.send(request).status
+            statusSum &+= try await transport.send(request).status.code
         } catch {
             statusSum &-= 1
         }

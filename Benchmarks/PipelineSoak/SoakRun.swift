@@ -197,9 +197,9 @@ package enum SoakRun {
             // A request to be cancelled waits for its cancel only once the server accepted its
             // token: a 401 that ended it sooner (a replay that met a second revocation) is fair.
             if cancelled, response.status != 401 {
-                return (.status(response.status), "request \(id) was cancelled but answered")
+                return (.status(response.status.code), "request \(id) was cancelled but answered")
             }
-            guard response.status == 200 else { return (.status(response.status), nil) }
+            guard response.status == 200 else { return (.status(response.status.code), nil) }
             guard body == SoakRequest.expectedBody(id: id) else {
                 return (.ok, "request \(id) got a body that is not its own, decoded exactly once")
             }

@@ -88,7 +88,7 @@ func showAuth(server: LoopbackServer, transport: URLSessionTransport) async thro
     let before = server.requests.count
     let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
         for _ in 0..<20 {
-            group.addTask { try await pipeline.send(HTTPRequest(url: shelf)).status }
+            group.addTask { try await pipeline.send(HTTPRequest(url: shelf)).status.code }
         }
         return try await group.reduce(into: [Int]()) { $0.append($1) }
     }

@@ -12,7 +12,7 @@ struct HeaderStamp: HTTPMiddleware {
         stamped.fields["X-Request-ID"] = report.nextRequestID()
         stamped.fields["X-Client"] = client
         let response = try await next(stamped)
-        report.saw(name, .response(response.status, response.body.length), request)
+        report.saw(name, .response(response.status.code, response.body.length), request)
         return response
     }
 }
@@ -29,7 +29,8 @@ struct TimingLog: HTTPMiddleware {
         do {
             let response = try await next(request)
             report.saw(
-                name, .response(response.status, response.body.length), request, took: start.duration(to: clock.now))
+                name, .response(response.status.code, response.body.length), request,
+                took: start.duration(to: clock.now))
             return response
         } catch {
             report.saw(name, .failure(error), request, took: start.duration(to: clock.now))

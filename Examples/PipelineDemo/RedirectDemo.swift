@@ -59,7 +59,8 @@ func showRedirect(server: LoopbackServer, transport: URLSessionTransport) async 
             + "\(cookiesAtOther) with Cookie")
     print("   the caller saw: \(response.status), \(image.count) bytes of image")
     return RedirectDemoResult(
-        status: response.status, hops: hops.value, records: sink.records.count, credentialsAtFirst: credentialsAtFirst,
+        status: response.status.code, hops: hops.value, records: sink.records.count,
+        credentialsAtFirst: credentialsAtFirst,
         credentialsAtOther: credentialsAtOther, cookiesAtOther: cookiesAtOther)
 }
 

@@ -78,7 +78,7 @@ public struct CircuitBreakerPolicy: Sendable {
     public static func defaultFailure(_ outcome: Outcome) -> Bool {
         switch outcome {
         case .response(let head):
-            return (500...599).contains(head.status)
+            return head.status.kind == .serverError
         case .failure(let error):
             if error is HTTPTimeoutError { return true }
             if let urlError = error as? URLError { return URLError.transientCodes.contains(urlError.code) }

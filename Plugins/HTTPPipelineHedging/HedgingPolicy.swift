@@ -33,7 +33,7 @@ public struct HedgingPolicy: Sendable {
     /// not replaced.
     public let maximumAttempts: Int
     /// Statuses that do not win: the call waits for another attempt.
-    public var unacceptableStatuses: Set<Int>
+    public var unacceptableStatuses: Set<HTTPResponse.Status>
     /// Transport errors that do not win: the call waits for another attempt.
     public var transientErrors: Set<URLError.Code>
     /// Methods hedged without ``hedgesNonIdempotentMethods``.
@@ -63,7 +63,7 @@ public struct HedgingPolicy: Sendable {
     private init(unchecked delay: Duration, maximumAttempts: Int) {
         self.delay = delay
         self.maximumAttempts = maximumAttempts
-        self.unacceptableStatuses = Set(500...599).union([408, 429])
+        self.unacceptableStatuses = Set((500...599).map { HTTPResponse.Status(code: $0) }).union([408, 429])
         self.transientErrors = URLError.transientCodes
         self.idempotentMethods = HTTPMethod.idempotentMethods
         self.hedgesNonIdempotentMethods = false

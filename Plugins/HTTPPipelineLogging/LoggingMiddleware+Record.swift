@@ -61,9 +61,9 @@ extension LoggingMiddleware {
         let showBodies = level >= .body
         let outcome: HTTPLogRecord.Outcome =
             if let response, let error {
-                .bodyFailed(status: response.head.status, kind: Self.kind(of: error))
+                .bodyFailed(status: response.head.status.code, kind: Self.kind(of: error))
             } else if let response {
-                .response(status: response.head.status)
+                .response(status: response.head.status.code)
             } else {
                 .failure(kind: error.map(Self.kind(of:)) ?? "unknown")
             }

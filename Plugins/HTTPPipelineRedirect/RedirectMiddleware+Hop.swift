@@ -27,7 +27,7 @@ extension RedirectMiddleware {
     func nextHop(after response: HTTPResponseHead, of request: HTTPRequest, hopsSoFar: Int, limit: Int)
         throws(RedirectError) -> Hop?
     {
-        let status = response.status
+        let status = response.status.code
         guard Self.isRedirect(status) else { return nil }
         let method = request.method
         let becomesGet =
@@ -57,7 +57,8 @@ extension RedirectMiddleware {
             for name in policy.fieldsDroppedAcrossOrigins { next.fields.removeAll(named: name) }
         }
         return Hop(
-            request: next, record: HTTPRedirectHop(status: status, from: request.url, to: target, method: next.method))
+            request: next,
+            record: HTTPRedirectHop(status: response.status, from: request.url, to: target, method: next.method))
     }
 
     /// The `Location` of a redirect, resolved against `base`, with `base`'s fragment when it has

@@ -1,5 +1,5 @@
 public import Foundation
-import HTTPPipeline
+public import HTTPPipeline
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -40,13 +40,13 @@ public struct RetryPolicy: Sendable {
     /// asking for longer gets its response returned instead of a retry.
     public let maximumDelay: Duration
     /// Statuses worth another attempt.
-    public var retryableStatuses: Set<Int>
+    public var retryableStatuses: Set<HTTPResponse.Status>
     /// Transport error codes worth another attempt.
     public var retryableErrors: Set<URLError.Code>
     /// Methods retried without an `Idempotency-Key` (upper-case).
     public var idempotentMethods: Set<String>
     /// Statuses whose `Retry-After` header is honoured.
-    public var retryAfterStatuses: Set<Int>
+    public var retryAfterStatuses: Set<HTTPResponse.Status>
     /// Whether the middleware adds a fresh `Idempotency-Key` to a POST or PATCH that has none, so
     /// that it becomes retryable (the server must support the header).
     public var addsIdempotencyKey: Bool

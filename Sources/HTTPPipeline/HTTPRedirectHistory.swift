@@ -43,7 +43,7 @@ public struct HTTPRedirectHistory: Sendable, Hashable {
 /// One redirect a call followed: the 3xx, where it came from and where it led.
 public struct HTTPRedirectHop: Sendable, Hashable {
     /// The redirect's status: 301, 302, 303, 307 or 308.
-    public let status: Int
+    public let status: HTTPResponse.Status
     /// The URL that answered with the redirect.
     public let from: URL
     /// The URL the next request goes to: the `Location` resolved against ``from``.
@@ -58,7 +58,7 @@ public struct HTTPRedirectHop: Sendable, Hashable {
     ///   - from: The URL that answered with it.
     ///   - to: The URL the next request goes to.
     ///   - method: The next request's method.
-    public init(status: Int, from: URL, to: URL, method: HTTPMethod) {
+    public init(status: HTTPResponse.Status, from: URL, to: URL, method: HTTPMethod) {
         self.status = status
         self.from = from
         self.to = to

@@ -29,17 +29,18 @@ public struct HTTPResponse: Sendable {
     /// Creates a response.
     ///
     /// - Parameters:
-    ///   - status: The status code.
+    ///   - status: The status; an integer literal is one.
     ///   - fields: The header fields; none by default.
     ///   - body: The body; empty by default.
     @inlinable
-    public init(status: Int, fields: HTTPFields = HTTPFields(), body: HTTPBody = .empty) {
+    public init(status: Status, fields: HTTPFields = HTTPFields(), body: HTTPBody = .empty) {
         self.init(head: HTTPResponseHead(status: status, fields: fields), body: body)
     }
 
-    /// The status code, for example 200.
+    /// The status, for example `200 OK`; compare it with an integer literal or a static
+    /// (`.notFound`), read its ``Status/code`` or ``Status/kind``.
     @inlinable
-    public var status: Int {
+    public var status: Status {
         get { head.status }
         set { head.status = newValue }
     }

@@ -4,18 +4,18 @@
 /// `Content-Encoding`) is an array write, where rebuilding an `HTTPURLResponse` costs about
 /// 78,000 instructions on Linux (Documentation/CoreV2.md).
 public struct HTTPResponseHead: Sendable, Hashable {
-    /// The status code, for example 200.
-    public var status: Int
+    /// The status, for example `200 OK`.
+    public var status: HTTPResponse.Status
     /// The header fields, in order.
     public var fields: HTTPFields
 
     /// Creates a response head.
     ///
     /// - Parameters:
-    ///   - status: The status code.
+    ///   - status: The status; an integer literal is one.
     ///   - fields: The header fields; none by default.
     @inlinable
-    public init(status: Int, fields: HTTPFields = HTTPFields()) {
+    public init(status: HTTPResponse.Status, fields: HTTPFields = HTTPFields()) {
         self.status = status
         self.fields = fields
     }

@@ -108,12 +108,12 @@ public struct APIClient: Sendable {
         if let accept, request.fields["Accept"] == nil { request.fields["Accept"] = accept }
         try Task.checkCancellation()
         let response = try await Self.transported { [request] in try await transport.send(request) }
-        guard acceptableStatus.contains(response.status) else {
+        guard acceptableStatus.contains(response.status.code) else {
             // Only the snippet's bytes are read: an error page never costs more than that.
             let start = try await Self.transported {
                 try await Self.prefix(of: response.body, count: APIError.bodySnippetLimit + 1)
             }
-            throw APIError.unacceptableStatus(code: response.status, bodySnippet: APIError.snippet(of: start))
+            throw APIError.unacceptableStatus(code: response.status.code, bodySnippet: APIError.snippet(of: start))
         }
         return response
     }

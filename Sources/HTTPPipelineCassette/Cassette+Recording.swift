@@ -95,7 +95,7 @@ extension Cassette {
             let headers = redactor.headers(responseFields, &state.placeholders)
             let location = headers.first { $0.name.lowercased() == "location" }?.value ?? ""
             var harResponse = HAR.Response(
-                status: response.status, headers: headers, content: content, redirectURL: location)
+                status: response.status.code, headers: headers, content: content, redirectURL: location)
             harResponse.cookies = redactor.responseCookies(responseFields, &state.placeholders)
             if let error { redactor.failure(error, into: &harResponse, &state.placeholders) }
             let entry = HAR.Entry(

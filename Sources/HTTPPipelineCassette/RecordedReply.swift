@@ -31,7 +31,7 @@ enum RecordedReply: Sendable {
         // must not take it for bytes decoded below). Either way the length is what is served.
         if recorded.content.notRecorded != true { fields["Content-Encoding"] = nil }
         if fields["Content-Length"] != nil { fields["Content-Length"] = String(body.count) }
-        let head = HTTPResponseHead(status: recorded.status, fields: fields)
+        let head = HTTPResponseHead(status: .init(code: recorded.status), fields: fields)
         guard recorded.content.chunks != nil || failure != nil else {
             self = .response(HTTPResponse(head: head, body: HTTPBody(body)))
             return

@@ -111,7 +111,7 @@ extension CurlEasy {
     /// The head ended: a short (or absent) body is gathered here, a long one streams.
     private func headEnded() {
         guard let transfer else { return }
-        let head = HTTPResponseHead(status: status, fields: HTTPFields(fields))
+        let head = HTTPResponseHead(status: .init(code: status), fields: HTTPFields(fields))
         self.head = head
         let length = head.fields["Content-Length"].flatMap { Int($0) }
         progress.expectedReceivedBytes = length.map(Int64.init)
@@ -134,7 +134,7 @@ extension CurlEasy {
             if buffer.count + count > transfer.request.bufferingLimit {
                 // More than the head announced: what came so far goes first, the rest streams.
                 mode = .streaming
-                transfer.deliver(.streaming(head ?? HTTPResponseHead(status: status)))
+                transfer.deliver(.streaming(head ?? HTTPResponseHead(status: .init(code: status))))
                 if !buffer.isEmpty {
                     _ = buffer.withUnsafeBytes { transfer.offer($0.baseAddress ?? bytes, count: $0.count) }
                     buffer = Data()

@@ -45,7 +45,7 @@ public struct OrderProbe: HTTPMiddleware {
         log.record(layer: name, phase: .request, request: request)
         do {
             var response = try await next(request)
-            log.record(layer: name, phase: .response, request: request, status: response.status)
+            log.record(layer: name, phase: .response, request: request, status: response.status.code)
             guard recordsChunks else { return response }
             let seen = ChunkRecorder(
                 log: log, layer: name, request: request,

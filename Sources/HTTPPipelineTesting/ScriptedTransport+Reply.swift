@@ -117,7 +117,8 @@ extension ScriptedTransport {
                 let body = ScriptedChunks(chunks: chunks, every: every, end: end, clock: clock)
                 // As on the wire: a length only when the head announces one.
                 let length = fields["Content-Length"].flatMap { Int($0) }
-                return HTTPResponse(status: status, fields: fields, body: HTTPBody(stream: body, length: length))
+                return HTTPResponse(
+                    status: .init(code: status), fields: fields, body: HTTPBody(stream: body, length: length))
             case .response(let status, let headers, let body):
                 guard (100...999).contains(status) else {
                     throw ScriptedTransportError.invalidResponse(status: status)
@@ -125,7 +126,7 @@ extension ScriptedTransport {
                 // A dictionary has no order: the fields go out sorted by name, the same every run.
                 let fields = HTTPFields(
                     headers.sorted { $0.key < $1.key }.map { HTTPField(name: $0.key, value: $0.value) })
-                return HTTPResponse(status: status, fields: fields, body: HTTPBody(body))
+                return HTTPResponse(status: .init(code: status), fields: fields, body: HTTPBody(body))
             }
         }
     }

@@ -11,7 +11,7 @@ extension HTTPRequestHead {
     /// The head of a Foundation request: its method (`GET` when unset), URL and header fields.
     ///
     /// - Parameter request: The request.
-    /// - Throws: `HTTPTransportError/invalidRequest(reason:)` when the request has no URL.
+    /// - Throws: `HTTPTransportError.invalidRequest(reason:)` when the request has no URL.
     public init(_ request: URLRequest) throws(HTTPTransportError) {
         guard let url = request.url else { throw .invalidRequest(reason: "the request has no URL") }
         let headers = request.allHTTPHeaderFields ?? [:]
@@ -30,10 +30,11 @@ extension URLRequest {
     /// `addValue` would.
     ///
     /// - Parameter head: The head.
-    /// - Throws: `HTTPTransportError/invalidRequest(reason:)` for a field name that is not an
-    ///   HTTP token, or a value holding CR, LF or NUL (a header injection); the reason names the
-    ///   field, never its value.
+    /// - Throws: `HTTPTransportError.invalidRequest(reason:)` for a method or a field name that
+    ///   is not an HTTP token, or a value holding a control character other than tab (CR, LF or
+    ///   NUL would be a header injection); the reason names the field, never its value.
     public init(_ head: HTTPRequestHead) throws(HTTPTransportError) {
+        guard head.method.isSendable else { throw .invalidRequest(reason: "the method is not an HTTP token") }
         let fields = head.fields.storage
         var headers = [String: String](minimumCapacity: fields.count)
         for index in fields.indices {
@@ -67,6 +68,6 @@ extension HTTPResponseHead {
             fields.append(HTTPField(name: name, value: value as? String ?? String(describing: value)))
         }
         fields.storage.sort { $0.name.lowercased() < $1.name.lowercased() }
-        self.init(status: response.statusCode, fields: fields)
+        self.init(status: HTTPResponse.Status(code: response.statusCode), fields: fields)
     }
 }

@@ -8,7 +8,7 @@ struct RequestSpool {
 
     /// Reads `body` into a new file in `directory`.
     ///
-    /// - Throws: What reading the body threw (`HTTPBodyError/alreadyConsumed` for a single-pass
+    /// - Throws: What reading the body threw (`HTTPBodyError.alreadyConsumed` for a single-pass
     ///   body read before), or a file error; the file is removed either way.
     init(_ body: HTTPBody, in directory: URL) async throws {
         let file = directory.appendingPathComponent("http-pipeline-upload-\(UUID().uuidString)")

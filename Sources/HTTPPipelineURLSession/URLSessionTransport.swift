@@ -29,8 +29,8 @@ public import Foundation
 ///   upload starts when the stream ends, with memory flat.
 /// - **Progress.** A request whose context has a `progress` observer
 ///   (`HTTPTransferProgress`) is told as its body goes out and the response comes in.
-/// - **Files.** Upload from a file with `HTTPBody/init(contentsOf:chunkSize:)`; download to one
-///   with `HTTPBody/write(to:limit:)`, which streams to a temporary file and moves it into place.
+/// - **Files.** Upload from a file with `HTTPBody.init(contentsOf:chunkSize:)`; download to one
+///   with `HTTPBody.write(to:limit:)`, which streams to a temporary file and moves it into place.
 /// - **Cancelling** the calling task cancels the underlying request at once and throws
 ///   `CancellationError`. On Linux the transport's session has no `URLCache` (a configuration's
 ///   cache is not used, and a request's `cachePolicy` has nothing to consult): FoundationNetworking
@@ -40,9 +40,9 @@ public import Foundation
 ///   wanted, goes in the pipeline, where it sees what the other layers do.
 /// - A request whose URL is not absolute `http`/`https` with a host, or whose fields cannot be
 ///   sent (a name that is not a token, a value holding CR, LF or NUL), fails with
-///   `HTTPTransportError/invalidRequest(reason:)` before anything is sent. The scheme is
+///   `HTTPTransportError.invalidRequest(reason:)` before anything is sent. The scheme is
 ///   compared ignoring case, as RFC 3986 says, and sent in lower case.
-/// - A reply that is not an `HTTPURLResponse` fails with `HTTPTransportError/nonHTTPResponse`.
+/// - A reply that is not an `HTTPURLResponse` fails with `HTTPTransportError.nonHTTPResponse`.
 /// - Network failures surface as the `URLError` the session reported (timed out, connection
 ///   lost, cannot connect, …), unchanged, so retry policies can inspect their codes; one that
 ///   happens in the middle of a streamed body is thrown by the read that meets it.
@@ -202,7 +202,8 @@ public struct URLSessionTransport: HTTPTransport {
         }
         let head = HTTPResponseHead(http)
         // These have no body, whatever their Content-Length says (RFC 9110 §6.4.1).
-        if request.method == .head || (100..<200).contains(head.status) || head.status == 204 || head.status == 304 {
+        if request.method == .head || (100..<200).contains(head.status.code) || head.status == 204 || head.status == 304
+        {
             return HTTPResponse(head: head, body: .empty)
         }
         // The wire length decides buffering. URLSession decodes a body it knows the coding of,
@@ -230,7 +231,7 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// The request as the session is to get it: checked, with its URL's scheme in lower case.
     ///
-    /// - Throws: `HTTPTransportError/invalidRequest(reason:)` when it cannot be sent.
+    /// - Throws: `HTTPTransportError.invalidRequest(reason:)` when it cannot be sent.
     static func validated(_ request: URLRequest) throws(HTTPTransportError) -> URLRequest {
         guard let url = request.url else {
             throw HTTPTransportError.invalidRequest(reason: "the request has no URL")

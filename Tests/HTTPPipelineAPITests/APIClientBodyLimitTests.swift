@@ -32,7 +32,8 @@ import Testing
         let made = Locked(0)
 
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            HTTPResponse(status: status, body: HTTPBody(stream: EndlessChunks(size: chunkSize, made: made)))
+            HTTPResponse(
+                status: .init(code: status), body: HTTPBody(stream: EndlessChunks(size: chunkSize, made: made)))
         }
     }
 

@@ -25,7 +25,7 @@ private struct ChunkedTransport: HTTPTransport {
             for chunk in chunks { continuation.yield(chunk) }
             continuation.finish(throwing: failure)
         }
-        return HTTPResponse(status: status, body: HTTPBody(stream: stream))
+        return HTTPResponse(status: .init(code: status), body: HTTPBody(stream: stream))
     }
 }
 

@@ -21,7 +21,7 @@ import FoundationNetworking
         }
         var statuses: [Int] = []
         for _ in 0..<8 {
-            statuses.append((try? await pipeline.send(HTTPRequest(url: testURL)).status) ?? -1)
+            statuses.append((try? await pipeline.send(HTTPRequest(url: testURL)).status.code) ?? -1)
         }
         #expect(statuses == Array(repeating: 200, count: 8))
         #expect(transport.requests.count == 8)

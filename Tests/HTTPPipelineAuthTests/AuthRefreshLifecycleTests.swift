@@ -23,7 +23,7 @@ import Testing
         }
 
         func send() async throws -> Int {
-            try await pipeline.send(HTTPRequest(url: testURL)).status
+            try await pipeline.send(HTTPRequest(url: testURL)).status.code
         }
     }
 

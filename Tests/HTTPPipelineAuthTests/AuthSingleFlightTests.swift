@@ -12,7 +12,7 @@ import Testing
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
         let statuses = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<1_000 {
-                group.addTask { (try? await pipeline.send(HTTPRequest(url: testURL)).status) ?? -1 }
+                group.addTask { (try? await pipeline.send(HTTPRequest(url: testURL)).status.code) ?? -1 }
             }
             await eventually { transport.requests.count >= 1_000 }
             gate.open()

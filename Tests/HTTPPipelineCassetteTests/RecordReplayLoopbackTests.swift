@@ -58,7 +58,8 @@ struct Outcome: Equatable {
             var fields = response.fields
             fields.removeAll(named: "Date")
             outcomes.append(
-                Outcome(status: response.status, fields: fields, body: try await response.body.collect(upTo: 1 << 20)))
+                Outcome(
+                    status: response.status.code, fields: fields, body: try await response.body.collect(upTo: 1 << 20)))
         }
         return outcomes
     }

@@ -142,7 +142,7 @@ import Testing
         // Replayed with other secrets, in another order: both stale requests first.
         var statuses: [Int] = []
         for token in ["old-one-555555", "old-one-555555", "new-one-777777", "new-one-777777"] {
-            statuses.append(try await replay.send(sent(token)).status)
+            statuses.append(try await replay.send(sent(token)).status.code)
         }
         #expect(statuses == [401, 401, 200, 200])
     }

@@ -12,7 +12,7 @@ import Testing
         let pipeline = Pipeline(transport: counting) { limiter }
         let statuses = await withTaskGroup(of: Int.self) { group in
             for index in 0..<200 {
-                group.addTask { (try? await pipeline.send(HTTPRequest(url: url("\(index)"))).status) ?? 0 }
+                group.addTask { (try? await pipeline.send(HTTPRequest(url: url("\(index)"))).status.code) ?? 0 }
             }
             return await group.reduce(into: [Int]()) { $0.append($1) }
         }
@@ -29,7 +29,7 @@ import Testing
         let pipeline = Pipeline(transport: gate) { limiter }
         var calls: [Task<Int, any Error>] = []
         for index in 0..<5 {
-            calls.append(Task { try await pipeline.send(HTTPRequest(url: url("\(index)"))).status })
+            calls.append(Task { try await pipeline.send(HTTPRequest(url: url("\(index)"))).status.code })
             await eventually { gate.heldCount + limiter.queuedCount == index + 1 }
         }
         for index in 0..<5 {

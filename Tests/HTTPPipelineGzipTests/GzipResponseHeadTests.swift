@@ -38,7 +38,7 @@ import FoundationNetworking
         // there for a caller who converts it.
         let foundation = try #require(
             HTTPURLResponse(
-                url: url, statusCode: response.status, httpVersion: nil,
+                url: url, statusCode: response.status.code, httpVersion: nil,
                 headerFields: Dictionary(response.fields.map { ($0.name, $0.value) }) { first, _ in first }))
         #expect(foundation.expectedContentLength == Int64(sample.count))
         #expect(foundation.mimeType == "application/json")

@@ -66,7 +66,7 @@ enum Streamed {
         let stream = ChunkStream(chunks: chunks, failure: failure, opened: opened)
         let body =
             replayable ? HTTPBody(length: length, replayable: { stream }) : HTTPBody(stream: stream, length: length)
-        return HTTPResponse(status: status, fields: fields, body: body)
+        return HTTPResponse(status: .init(code: status), fields: fields, body: body)
     }
 
     /// What `GzipMiddleware(options)` hands up for `response`.

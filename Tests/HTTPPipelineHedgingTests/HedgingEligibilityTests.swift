@@ -92,7 +92,7 @@ struct HedgingEligibilityTests {
         let calls = 40
         let result = await clock.run {
             try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<calls { group.addTask { try await pipeline.send(HTTPRequest(url: hedgeURL)).status } }
+                for _ in 0..<calls { group.addTask { try await pipeline.send(HTTPRequest(url: hedgeURL)).status.code } }
                 return try await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
             }
         }

@@ -32,7 +32,7 @@ final class EndRecordingTransport: HTTPTransport {
         let number = request.context.hedgeAttempt
         do {
             let response = try await base.send(request)
-            recorded.withLock { $0.append(AttemptEnd(number: number, outcome: "\(response.status)")) }
+            recorded.withLock { $0.append(AttemptEnd(number: number, outcome: "\(response.status.code)")) }
             return response
         } catch {
             let outcome = error is CancellationError ? "cancelled" : "\(type(of: error))"
@@ -59,7 +59,7 @@ func hedging(
 extension Result where Success == HTTPResponse {
     /// The status, if a response came back.
     var status: Int? {
-        if case .success(let response) = self { return response.status }
+        if case .success(let response) = self { return response.status.code }
         return nil
     }
 

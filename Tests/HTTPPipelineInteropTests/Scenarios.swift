@@ -93,7 +93,7 @@ enum Scenario: String, CaseIterable, Sendable {
             for _ in 0..<4 {
                 group.addTask {
                     let response = try await pipeline.send(request)
-                    return (response.status, try jsonObject(try await response.bytes())["token"] as? String)
+                    return (response.status.code, try jsonObject(try await response.bytes())["token"] as? String)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -119,7 +119,7 @@ enum Scenario: String, CaseIterable, Sendable {
         let transport = Pipeline(transport: InteropTransport.make()) { OrderProbe("wire", log: wire) }
         let pipeline = try pipeline(over: transport, sink: sink)
         let response = try await pipeline.send(try server.request("/status/\(status)"))
-        #expect(response.status == status, "after the last attempt the status is returned, not thrown")
+        #expect(response.status.code == status, "after the last attempt the status is returned, not thrown")
         #expect(wire.count("wire") == 3, "three attempts reached the server")
         let records = sink.records.filter { $0.url.hasSuffix("/status/\(status)") }
         #expect(records.map(\.attempt) == [1, 2, 3])

@@ -26,7 +26,7 @@ struct PairMatrixConcurrencyLimitTests {
             await withTaskGroup(of: (String, Result<Int, any Error>).self) { group in
                 for path in paths {
                     group.addTask {
-                        do { return (path, .success(try await pipeline.send(request(path)).status)) } catch {
+                        do { return (path, .success(try await pipeline.send(request(path)).status.code)) } catch {
                             return (path, .failure(error))
                         }
                     }

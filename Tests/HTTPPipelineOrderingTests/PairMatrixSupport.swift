@@ -170,7 +170,7 @@ struct PairSetup {
                 headers[field.name] = headers[field.name].map { $0 + ", " + field.value } ?? field.value
             }
             let data = try await response.body.collect(upTo: 1 << 24)
-            outcome = .response(status: response.status, headers: headers, body: data)
+            outcome = .response(status: response.status.code, headers: headers, body: data)
         } catch {
             outcome = .failure("\(type(of: error)): \(error)")
         }
@@ -185,7 +185,8 @@ struct PairSetup {
 // MARK: - Plugins configured for the matrix
 
 /// A retry layer that never sleeps for real: zero backoff, a manual clock, no budget.
-func zeroDelayRetry(maximumAttempts: Int = 3, retrying extraStatuses: Set<Int> = []) -> RetryMiddleware {
+func zeroDelayRetry(maximumAttempts: Int = 3, retrying extraStatuses: Set<HTTPResponse.Status> = []) -> RetryMiddleware
+{
     var policy = RetryPolicy.attempts(maximumAttempts, backoff: .immediate)
     policy.retryableStatuses.formUnion(extraStatuses)
     return RetryMiddleware(policy: policy, budget: nil, clock: ManualClock())

@@ -15,7 +15,7 @@ import Testing
         let transport = ScriptedTransport(replies)
         let pipeline = Pipeline(transport: transport) { RetryMiddleware(policy: policy, clock: clock) }
         let (result, waits) = await drive(clock) { try await pipeline.send(request()) }
-        return (try result.get().status, transport.requests.count, waits)
+        return (try result.get().status.code, transport.requests.count, waits)
     }
 
     @Test func retryAfterSecondsIsHonouredWhenLongerThanTheBackoff() async throws {

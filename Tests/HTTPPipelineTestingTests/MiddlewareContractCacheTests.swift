@@ -16,7 +16,7 @@ import Testing
             let url = request.url
             if let hit = entries.withLock({ $0[url] }) { return hit }
             let response = try await next(request)
-            guard (200..<300).contains(response.status) else { return response }
+            guard (200..<300).contains(response.status.code) else { return response }
             // Kept buffered, so that every hit can read the body again.
             let kept = HTTPResponse(head: response.head, body: HTTPBody(try await response.body.collect(upTo: 1 << 20)))
             entries.withLock { $0[url] = kept }

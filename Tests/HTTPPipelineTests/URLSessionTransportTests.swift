@@ -76,7 +76,7 @@ import FoundationNetworking
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<8 {
                 let request = HTTPRequest(url: url("together"), fields: ["X-Index": "\(index)"])
-                group.addTask { try await transport.send(request).status }
+                group.addTask { try await transport.send(request).status.code }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }

@@ -15,7 +15,7 @@ extension Result {
 extension Result where Success == HTTPResponse {
     /// The status, if a response came back.
     var status: Int? {
-        if case .success(let response) = self { return response.status }
+        if case .success(let response) = self { return response.status.code }
         return nil
     }
 }

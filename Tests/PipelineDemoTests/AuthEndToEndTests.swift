@@ -31,7 +31,7 @@ import Testing
         for round in 1...3 {
             tokens.expireAccessToken()
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<10 { group.addTask { try await pipeline.send(shelf).status } }
+                for _ in 0..<10 { group.addTask { try await pipeline.send(shelf).status.code } }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses == Array(repeating: 200, count: 10), "round \(round)")

@@ -60,5 +60,5 @@ private func replyOnce(_ transport: ScriptedTransport, _ request: HTTPRequest) a
     let response = try await transport.send(request)
     var headers: [String: String] = [:]
     for field in response.fields { headers[field.name] = field.value }
-    return .status(response.status, headers: headers, body: try await response.body.collect(upTo: 1 << 20))
+    return .status(response.status.code, headers: headers, body: try await response.body.collect(upTo: 1 << 20))
 }
