@@ -131,7 +131,7 @@ enum EndToEndBench {
     /// and answers with the e2e body without a socket: `--e2e-client stack` counts the standard
     /// stack's own work per request with nothing else in the process moving.
     private struct ConvertingTransport: HTTPTransport {
-        let response = HTTPResponse(status: 200, fields: ["Content-Type": "application/json"], body: HTTPBody(body))
+        let response = HTTPResponse(status: 200, fields: [.contentType: "application/json"], body: HTTPBody(body))
 
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {
             _ = try URLRequest(request.head)

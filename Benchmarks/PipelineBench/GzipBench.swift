@@ -126,7 +126,7 @@ enum GzipBench {
         guard let body = try? Deflater.compress(json(approximateSize: 2_000, seed: 3), format: .gzip) else { return [] }
         let response = HTTPResponse(
             status: 200,
-            fields: ["Content-Encoding": "gzip", "Content-Type": "application/json"],
+            fields: [.contentEncoding: "gzip", .contentType: "application/json"],
             body: HTTPBody(body)
         )
         let pipeline = Pipeline(transport: InMemoryTransport(response: response)) { GzipMiddleware() }

@@ -61,7 +61,7 @@ enum InflateStreamBench {
     static func decodeStreamed(_ chunks: [Data], options: GzipOptions) async throws -> Int {
         let response = HTTPResponse(
             status: 200,
-            fields: ["Content-Encoding": "gzip"],
+            fields: [.contentEncoding: "gzip"],
             body: HTTPBody(stream: ChunkList(chunks: chunks))
         )
         let request = HTTPRequest(url: URL(fileURLWithPath: "/bench"))

@@ -31,10 +31,10 @@ enum LoggingBench {
 
     static func transport() -> InMemoryTransport {
         let fields: HTTPFields = [
-            "Cache-Control": "max-age=60",
-            "Content-Type": "application/json; charset=utf-8",
-            "ETag": "\"33a64df551425fcc55e4d42a148795d9f25f89d4\"",
-            "Set-Cookie": "session=abcdef0123456789; Path=/; HttpOnly",
+            .cacheControl: "max-age=60",
+            .contentType: "application/json; charset=utf-8",
+            .eTag: "\"33a64df551425fcc55e4d42a148795d9f25f89d4\"",
+            .setCookie: "session=abcdef0123456789; Path=/; HttpOnly",
         ]
         return InMemoryTransport(
             response: HTTPResponse(status: 200, fields: fields, body: HTTPBody(Data(#"{"id":42,"title":"Dune"}"#.utf8)))

@@ -51,13 +51,13 @@ struct FaultInjectingTransport: HTTPTransport {
         case .unavailable:
             return HTTPResponse(status: 503)
         case .throttled:
-            return HTTPResponse(status: 429, fields: ["Retry-After": "0"])
+            return HTTPResponse(status: 429, fields: [.retryAfter: "0"])
         case .transportError:
             throw URLError(Bool.random(using: &random) ? .networkConnectionLost : .timedOut)
         case .corruptGzip:
             var body = try SoakRequest.body(id: id)
             body[body.count / 2] ^= 0xFF
-            return HTTPResponse(status: 200, fields: ["Content-Encoding": "gzip"], body: HTTPBody(body))
+            return HTTPResponse(status: 200, fields: [.contentEncoding: "gzip"], body: HTTPBody(body))
         case .delay:
             let microseconds = Int.random(in: 0...max(0, Int(configuration.maximumDelay.seconds * 1e6)), using: &random)
             try await Task.sleep(for: .microseconds(microseconds))
@@ -65,7 +65,7 @@ struct FaultInjectingTransport: HTTPTransport {
             break
         }
         let body = try SoakRequest.body(id: id)
-        return HTTPResponse(status: 200, fields: ["Content-Encoding": "gzip"], body: HTTPBody(body))
+        return HTTPResponse(status: 200, fields: [.contentEncoding: "gzip"], body: HTTPBody(body))
     }
 
     private enum Fault: CaseIterable {

@@ -55,7 +55,7 @@ enum RetryAfterChecks {
 
     /// The policy's reading of a 503 with these headers.
     static func throughPolicy(value: String, date: String?) -> [String] {
-        var fields: HTTPFields = ["Retry-After": value]
+        var fields: HTTPFields = [.retryAfter: value]
         fields["Date"] = date
         let result = RetryPolicy.default.retryAfter(HTTPResponseHead(status: 503, fields: fields), now: reference)
         return bounds(result).map { "through the policy: \($0)" }

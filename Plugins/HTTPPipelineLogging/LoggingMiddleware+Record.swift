@@ -106,8 +106,8 @@ extension LoggingMiddleware {
     private func fields(_ fields: HTTPFields) -> [HTTPLogRecord.Field] {
         fields.map { field in
             HTTPLogRecord.Field(
-                name: field.name,
-                value: redaction.headerValue(name: field.name, value: field.value, limit: headerValueLimit))
+                name: field.name.rawName,
+                value: redaction.headerValue(name: field.name.rawName, value: field.value, limit: headerValueLimit))
         }
         .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }

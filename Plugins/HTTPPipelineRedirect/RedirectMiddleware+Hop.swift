@@ -51,10 +51,12 @@ extension RedirectMiddleware {
         if becomesGet {
             next.method = .get
             next.body = nil
-            for name in Self.bodyFields { next.fields.removeAll(named: name) }
+            for name in Self.bodyFields { next.fields.removeAll(named: HTTPField.Name(unchecked: name)) }
         }
         if HTTPOrigin(target) != HTTPOrigin(request.url) {
-            for name in policy.fieldsDroppedAcrossOrigins { next.fields.removeAll(named: name) }
+            for name in policy.fieldsDroppedAcrossOrigins {
+                next.fields.removeAll(named: HTTPField.Name(unchecked: name))
+            }
         }
         return Hop(
             request: next,

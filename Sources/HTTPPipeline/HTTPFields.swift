@@ -1,34 +1,49 @@
 /// One header field: a name and a value, as written.
 public struct HTTPField: Sendable, Hashable {
     /// The field name, as it will be sent (names compare without regard to ASCII case).
-    public var name: String
+    public var name: Name
     /// The field value.
     public var value: String
 
     /// Creates a field.
     ///
     /// - Parameters:
+    ///   - name: The name, for example `.contentType`.
+    ///   - value: The value.
+    @inlinable
+    public init(name: Name, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// Creates a field whose name is a string made at run time, taken as given: a name that is
+    /// not a token is refused by the transports before anything is sent (``Name/init(_:)``
+    /// checks one at once).
+    ///
+    /// - Parameters:
     ///   - name: The name.
     ///   - value: The value.
     @inlinable
     public init(name: String, value: String) {
-        self.name = name
-        self.value = value
+        self.init(name: Name(unchecked: name), value: value)
     }
 }
 
 /// The header fields of a request or response head, in order, with names compared without regard
-/// to ASCII case, as HTTP compares them.
+/// to ASCII case, as HTTP compares them. Shaped like swift-http-types' `HTTPFields`.
 ///
-/// A value type: changing one is a change to a small array, not a copy of a Foundation object
-/// (on Linux, `URLRequest.setValue` costs about 21,000 instructions; setting a field here about
-/// 1,300, measured in Documentation/CoreV2.md).
+/// Reading by name gives **every** value of that name, joined as RFC 9110 §5.3 allows (with
+/// `, `, or `; ` for `Cookie`), so list-valued fields such as `Accept`, `Cache-Control` and
+/// `Vary` lose no item; `fields[values:]` gives them one by one, as `Set-Cookie` must be read.
+/// Setting a name replaces every field of that name with one, where the first one was.
 ///
 /// ```swift
-/// var fields: HTTPFields = ["Accept": "application/json"]
-/// fields["X-Request-ID"] = "req-1"        // replaces every X-Request-ID
-/// fields.append(HTTPField(name: "Cache-Control", value: "no-store"))
-/// fields["accept"] = nil                  // removes Accept
+/// var fields: HTTPFields = [.accept: "application/json"]
+/// fields.append(HTTPField(name: .accept, value: "text/plain"))
+/// print(fields[.accept] ?? "")           // application/json, text/plain
+/// print(fields[values: .accept])         // ["application/json", "text/plain"]
+/// fields["X-Request-ID"] = "req-1"       // replaces every X-Request-ID
+/// fields[.accept] = nil                  // removes both
 /// ```
 public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     @usableFromInline package var storage: [HTTPField]
@@ -43,11 +58,11 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
     @inlinable
     public init(_ fields: [HTTPField]) { storage = fields }
 
-    /// Fields from a literal, in order: `["Accept": "application/json"]`.
+    /// Fields from a literal, in order: `[.accept: "application/json"]`.
     ///
     /// - Parameter elements: Names and values.
     @inlinable
-    public init(dictionaryLiteral elements: (String, String)...) {
+    public init(dictionaryLiteral elements: (HTTPField.Name, String)...) {
         storage = elements.map { HTTPField(name: $0.0, value: $0.1) }
     }
 
@@ -65,37 +80,75 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
     @inlinable
     public subscript(position: Int) -> HTTPField { storage[position] }
 
-    /// The first value of the fields named `name`; setting it replaces every field of that name
-    /// with one (where the first one was), and `nil` removes them all.
+    /// Every value of the fields named `name`, joined with `, ` (`; ` for `Cookie`), or `nil`
+    /// when there is none; setting it replaces every field of that name with one (where the
+    /// first one was), and `nil` removes them all.
+    ///
+    /// - Parameter name: The field name, in any case.
+    @inlinable
+    public subscript(name: HTTPField.Name) -> String? {
+        get { joinedValue(named: name.rawName) }
+        set { set(newValue, named: name) }
+    }
+
+    /// The same as the subscript by ``HTTPField/Name``, for a name held in a string.
     ///
     /// - Parameter name: The field name, in any case.
     @inlinable
     public subscript(name: String) -> String? {
-        get { firstIndex(named: name).map { storage[$0].value } }
-        set {
-            guard let newValue else {
-                removeAll(named: name)
-                return
-            }
-            guard let first = firstIndex(named: name) else {
-                storage.append(HTTPField(name: name, value: newValue))
-                return
-            }
-            storage[first].value = newValue
-            var index = first + 1
-            while index < storage.endIndex {
-                if Self.sameName(storage[index].name, name) { storage.remove(at: index) } else { index += 1 }
-            }
-        }
+        get { joinedValue(named: name) }
+        set { set(newValue, named: HTTPField.Name(unchecked: name)) }
     }
 
-    /// Every value of the fields named `name`, in order.
+    /// Every value of the fields named `name`, in order; empty when there is none.
     ///
     /// - Parameter name: The field name, in any case.
-    /// - Returns: The values; empty when there is none.
     @inlinable
-    public func values(named name: String) -> [String] {
-        storage.filter { Self.sameName($0.name, name) }.map(\.value)
+    public subscript(values name: HTTPField.Name) -> [String] {
+        storage.filter { Self.sameName($0.name.rawName, name.rawName) }.map(\.value)
+    }
+
+    /// Every field named `name`, in order; empty when there is none.
+    ///
+    /// - Parameter name: The field name, in any case.
+    @inlinable
+    public subscript(fields name: HTTPField.Name) -> [HTTPField] {
+        storage.filter { Self.sameName($0.name.rawName, name.rawName) }
+    }
+
+    @inlinable
+    func joinedValue(named name: String) -> String? {
+        guard let first = firstIndex(named: name) else { return nil }
+        var joined = storage[first].value
+        var index = first + 1
+        while index < storage.endIndex {
+            if Self.sameName(storage[index].name.rawName, name) {
+                joined += (Self.sameName(name, "Cookie") ? "; " : ", ") + storage[index].value
+            }
+            index += 1
+        }
+        return joined
+    }
+
+    @inlinable
+    mutating func set(_ newValue: String?, named name: HTTPField.Name) {
+        guard let newValue else {
+            removeAll(named: name)
+            return
+        }
+        guard let first = firstIndex(named: name.rawName) else {
+            storage.append(HTTPField(name: name, value: newValue))
+            return
+        }
+        storage[first].value = newValue
+        var index = first + 1
+        while index < storage.endIndex {
+            if Self.sameName(storage[index].name.rawName, name.rawName) {
+                storage.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
     }
 
     /// Adds a field after the others, keeping fields of the same name.
@@ -110,9 +163,9 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
     ///
     /// - Parameter name: The field name, in any case.
     @inlinable
-    public mutating func removeAll(named name: String) {
-        guard firstIndex(named: name) != nil else { return }  // no copy when there is nothing to remove
-        storage.removeAll { Self.sameName($0.name, name) }
+    public mutating func removeAll(named name: HTTPField.Name) {
+        guard firstIndex(named: name.rawName) != nil else { return }  // no copy when there is nothing to remove
+        storage.removeAll { Self.sameName($0.name.rawName, name.rawName) }
     }
 
     @inlinable
@@ -121,7 +174,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
         // every field scanned (a retain and a release of both its strings; 17 retains a request
         // in the standard stack, measured with callgrind).
         storage.withUnsafeBufferPointer { fields in
-            for index in fields.indices where Self.sameName(fields[index].name, name) { return index }
+            for index in fields.indices where Self.sameName(fields[index].name.rawName, name) { return index }
             return nil
         }
     }
@@ -155,14 +208,16 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
     @inlinable
     public static func == (lhs: HTTPFields, rhs: HTTPFields) -> Bool {
         lhs.storage.count == rhs.storage.count
-            && zip(lhs.storage, rhs.storage).allSatisfy { sameName($0.name, $1.name) && $0.value == $1.value }
+            && zip(lhs.storage, rhs.storage).allSatisfy {
+                sameName($0.name.rawName, $1.name.rawName) && $0.value == $1.value
+            }
     }
 
     /// Hashes names in lower case, so equal lists hash equally.
     @inlinable
     public func hash(into hasher: inout Hasher) {
         for field in storage {
-            hasher.combine(field.name.lowercased())
+            hasher.combine(field.name.canonicalName)
             hasher.combine(field.value)
         }
     }

@@ -1,17 +1,19 @@
 /// An HTTP request method, such as `GET` or `POST`, kept exactly as written: methods are
 /// case-sensitive (RFC 9110 §9.1), so `"patch"` is not `PATCH`.
 ///
-/// Use the static members for the standard methods, or a string literal for any other:
-/// `let method: HTTPMethod = "PROPFIND"`. Shaped like swift-http-types' `HTTPRequest.Method`,
-/// which ``HTTPRequest/Method`` names too.
+/// Use the static members for the standard methods, ``init(_:)`` for any other
+/// (`HTTPMethod("PROPFIND")`, `nil` for a string that is not a token), or ``init(rawValue:)`` to
+/// take a string as given. Shaped like swift-http-types' `HTTPRequest.Method`, which
+/// ``HTTPRequest/Method`` names too.
 ///
 /// A method must be a token (letters, digits and ``!#$%&'*+-.^_`|~``); both transports refuse to
 /// send one that is not, with `HTTPTransportError.invalidRequest`, before anything is sent.
-public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The method token as sent on the wire, for example `"GET"`.
     public let rawValue: String
 
-    /// Creates a method from its token, kept as written.
+    /// Creates a method from a string taken as given, kept as written (a string that is not a
+    /// token is refused by the transports before anything is sent).
     ///
     /// - Parameter rawValue: The method token.
     public init(rawValue: String) {
@@ -27,13 +29,6 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
         self.rawValue = method
     }
 
-    /// Creates a method from a string literal, for example `"PROPFIND"`.
-    ///
-    /// - Parameter value: The method token, kept as written.
-    public init(stringLiteral value: String) {
-        self.init(rawValue: value)
-    }
-
     /// The method token, for example `"GET"`.
     public var description: String { rawValue }
 
@@ -41,23 +36,23 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     package var isSendable: Bool { HTTPGrammar.isToken(rawValue.utf8) }
 
     /// `GET`: read a resource.
-    public static let get: HTTPMethod = "GET"
+    public static let get = HTTPMethod(rawValue: "GET")
     /// `HEAD`: read a resource's head without its body.
-    public static let head: HTTPMethod = "HEAD"
+    public static let head = HTTPMethod(rawValue: "HEAD")
     /// `POST`: create a resource or run an action.
-    public static let post: HTTPMethod = "POST"
+    public static let post = HTTPMethod(rawValue: "POST")
     /// `PUT`: replace a resource.
-    public static let put: HTTPMethod = "PUT"
+    public static let put = HTTPMethod(rawValue: "PUT")
     /// `DELETE`: remove a resource.
-    public static let delete: HTTPMethod = "DELETE"
+    public static let delete = HTTPMethod(rawValue: "DELETE")
     /// `CONNECT`: open a tunnel through a proxy.
-    public static let connect: HTTPMethod = "CONNECT"
+    public static let connect = HTTPMethod(rawValue: "CONNECT")
     /// `OPTIONS`: ask what a resource or server supports.
-    public static let options: HTTPMethod = "OPTIONS"
+    public static let options = HTTPMethod(rawValue: "OPTIONS")
     /// `TRACE`: have the request echoed back.
-    public static let trace: HTTPMethod = "TRACE"
+    public static let trace = HTTPMethod(rawValue: "TRACE")
     /// `PATCH`: change part of a resource (RFC 5789).
-    public static let patch: HTTPMethod = "PATCH"
+    public static let patch = HTTPMethod(rawValue: "PATCH")
 
     /// The methods RFC 9110 §9.2.2 defines as idempotent: sending one twice has the effect of
     /// sending it once (GET, HEAD, OPTIONS, TRACE, PUT, DELETE). Retry and hedging send these

@@ -5,7 +5,7 @@ extension CassetteRedactor {
     /// The cookies a request sends (its `Cookie` fields), for HAR viewers: names as sent, values
     /// as the engine shows a `Cookie` header (by default each a placeholder).
     func requestCookies(_ fields: HTTPFields, _ placeholders: inout Placeholders) -> [HAR.Cookie] {
-        fields.values(named: "Cookie").flatMap { header in
+        fields[values: .cookie].flatMap { header in
             header.split(separator: ";").compactMap { pair -> HAR.Cookie? in
                 guard let (name, value) = Self.nameAndValue(pair) else { return nil }
                 return HAR.Cookie(name: name, value: headerValue(name: "Cookie", value: value, &placeholders))
@@ -16,7 +16,7 @@ extension CassetteRedactor {
     /// The cookies a response sets (its `Set-Cookie` fields), with their path, domain, expiry and
     /// flags; values as the engine shows a `Set-Cookie` header (by default each a placeholder).
     func responseCookies(_ fields: HTTPFields, _ placeholders: inout Placeholders) -> [HAR.Cookie] {
-        fields.values(named: "Set-Cookie").compactMap { header in
+        fields[values: .setCookie].compactMap { header in
             var parts = header.split(separator: ";")[...]
             guard let first = parts.popFirst(), let (name, value) = Self.nameAndValue(first) else { return nil }
             var cookie = HAR.Cookie(name: name, value: headerValue(name: "Set-Cookie", value: value, &placeholders))

@@ -37,7 +37,10 @@ struct CassetteRedactor: Sendable {
 
     /// Header fields as written, in order.
     func headers(_ fields: HTTPFields, _ placeholders: inout Placeholders) -> [HAR.NameValue] {
-        fields.map { HAR.NameValue(name: $0.name, value: headerValue(name: $0.name, value: $0.value, &placeholders)) }
+        fields.map {
+            HAR.NameValue(
+                name: $0.name.rawName, value: headerValue(name: $0.name.rawName, value: $0.value, &placeholders))
+        }
     }
 
     /// Media types whose bytes a cassette keeps as they are (base64) although the engine cannot

@@ -74,7 +74,7 @@ enum Matching {
         case .only(let chosen): return chosen.sorted()
         case .allExcept(let ignored):
             var all: [String] = []
-            for name in live.fields.map({ $0.name.lowercased() }) + recorded.headers.map(\.name)
+            for name in live.fields.map({ $0.name.canonicalName }) + recorded.headers.map(\.name)
             where !ignored.contains(name) && !all.contains(name) {
                 all.append(name)
             }

@@ -90,7 +90,7 @@ struct LiveRequest: Sendable {
     /// they cannot be told apart from the text around them.
     func secrets(inHeader name: String) -> [String]? {
         var secrets: [String] = []
-        for value in fields.values(named: name) {
+        for value in fields[values: HTTPField.Name(unchecked: name)] {
             let redacted = redactor.redaction.headerValue(name: name, value: value)
             guard let found = Placeholders.secrets(original: value, redacted: redacted, mark: Redaction.mark) else {
                 return nil
@@ -102,7 +102,7 @@ struct LiveRequest: Sendable {
 
     /// The values of a header, redacted, joined as one.
     func header(_ name: String) -> String? {
-        let values = fields.values(named: name)
+        let values = fields[values: HTTPField.Name(unchecked: name)]
         guard !values.isEmpty else { return nil }
         return values.map { redactor.redaction.headerValue(name: name, value: $0) }.joined(separator: ", ")
     }

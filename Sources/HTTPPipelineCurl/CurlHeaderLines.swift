@@ -18,23 +18,23 @@ struct CurlHeaderLines: Sendable {
     /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a field that cannot be sent.
     init(_ fields: HTTPFields) throws(HTTPTransportError) {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(fields.reduce(16) { $0 + $1.name.utf8.count + $1.value.utf8.count + 3 })
+        bytes.reserveCapacity(fields.reduce(16) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 3 })
         var count = 0
         var hasAccept = false
         var hasExpect = false
         for field in fields {
             try field.checkSendable()
             // Only names as long as one of the four are lowercased (a string each) to compare.
-            switch field.name.utf8.count {
+            switch field.name.rawName.utf8.count {
             case 6:
-                let lowered = field.name.lowercased()
+                let lowered = field.name.canonicalName
                 if lowered == "accept" { hasAccept = true }
                 if lowered == "expect" { hasExpect = true }
             case 14, 17:
-                if Self.framingFields.contains(field.name.lowercased()) { continue }
+                if Self.framingFields.contains(field.name.canonicalName) { continue }
             default: break
             }
-            bytes.append(contentsOf: field.name.utf8)
+            bytes.append(contentsOf: field.name.rawName.utf8)
             if field.value.isEmpty {
                 // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes one).
                 bytes.append(UInt8(ascii: ";"))

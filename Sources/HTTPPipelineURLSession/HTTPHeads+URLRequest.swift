@@ -42,11 +42,11 @@ extension URLRequest {
             try field.checkSendable()
             // A repeated name joins the first one's spelling. Requests carry a handful of
             // fields: scanning those before is cheaper than lowercasing every name into a table.
-            let first = fields[..<index].first { HTTPFields.sameName($0.name, field.name) }
-            if let name = first?.name, let joined = headers[name] {
+            let first = fields[..<index].first { HTTPFields.sameName($0.name.rawName, field.name.rawName) }
+            if let name = first?.name.rawName, let joined = headers[name] {
                 headers[name] = joined + "," + field.value
             } else {
-                headers[field.name] = field.value
+                headers[field.name.rawName] = field.value
             }
         }
         self.init(url: head.url)
@@ -67,7 +67,7 @@ extension HTTPResponseHead {
             guard let name = key as? String else { continue }
             fields.append(HTTPField(name: name, value: value as? String ?? String(describing: value)))
         }
-        fields.storage.sort { $0.name.lowercased() < $1.name.lowercased() }
+        fields.storage.sort { $0.name.canonicalName < $1.name.canonicalName }
         self.init(status: HTTPResponse.Status(code: response.statusCode), fields: fields)
     }
 }

@@ -223,8 +223,8 @@ import Testing
             (.post("/x"), "POST"),
             (.put("/x", body: [1]), "PUT"),
             (.patch("/x", body: [1]), "PATCH"),
-            (Endpoint(method: "PROPFIND", path: "/x"), "PROPFIND"),
-            (Endpoint(method: "propfind", path: "/x"), "propfind"),
+            (Endpoint(method: HTTPMethod(rawValue: "PROPFIND"), path: "/x"), "PROPFIND"),
+            (Endpoint(method: HTTPMethod(rawValue: "propfind"), path: "/x"), "propfind"),
         ])
     func factoriesSetMethods(endpoint: Endpoint<EmptyResponse>, method: String) throws {
         let request = try endpoint.request(baseURL: url("https://api.example.com"))

@@ -35,7 +35,7 @@ struct SecretCorpus {
         let login = HTTPRequest(
             method: .post,
             url: testURL("https://ann:\(userPassword)@api.example.com/login?api_key=\(apiKey)&page=1"),
-            fields: ["Content-Type": "application/json", "Cookie": "session=\(cookie)"],
+            fields: [.contentType: "application/json", .cookie: "session=\(cookie)"],
             body: HTTPBody(Data(#"{"user":"ann","password":"\#(password)","remember":true}"#.utf8))
         )
         let tokenReply = ScriptedTransport.Reply.status(
@@ -46,12 +46,15 @@ struct SecretCorpus {
         )
         let books = HTTPRequest(
             url: testURL("https://api.example.com/books?access_token=\(accessToken)&page=2"),
-            fields: ["Authorization": "Bearer \(bearer)", "X-Api-Key": apiKey, "Accept": "application/json"]
+            fields: [
+                .authorization: "Bearer \(bearer)", HTTPField.Name(unchecked: "X-Api-Key"): apiKey,
+                .accept: "application/json",
+            ]
         )
         let form = HTTPRequest(
             method: .post,
             url: testURL("https://api.example.com/oauth/token"),
-            fields: ["Content-Type": "application/x-www-form-urlencoded", "Authorization": "Bearer \(bearer)"],
+            fields: [.contentType: "application/x-www-form-urlencoded", .authorization: "Bearer \(bearer)"],
             body: HTTPBody(Data("grant_type=refresh_token&refresh_token=\(refreshToken)&client_id=shelf".utf8))
         )
         return [(login, tokenReply), (books, .ok(#"[{"id":1}]"#)), (form, tokenReply)]
@@ -86,9 +89,9 @@ struct SecretCorpus {
 
     @Test func theSameSecretGetsTheSamePlaceholderAndADifferentOneAnother() async throws {
         let cassette = try await recordedCassette([
-            HTTPRequest(url: testURL("https://api.example.com/a"), fields: ["Authorization": "Bearer tokenAAAA1111"]),
-            HTTPRequest(url: testURL("https://api.example.com/b"), fields: ["Authorization": "Bearer tokenBBBB2222"]),
-            HTTPRequest(url: testURL("https://api.example.com/c"), fields: ["Authorization": "Bearer tokenAAAA1111"]),
+            HTTPRequest(url: testURL("https://api.example.com/a"), fields: [.authorization: "Bearer tokenAAAA1111"]),
+            HTTPRequest(url: testURL("https://api.example.com/b"), fields: [.authorization: "Bearer tokenBBBB2222"]),
+            HTTPRequest(url: testURL("https://api.example.com/c"), fields: [.authorization: "Bearer tokenAAAA1111"]),
         ])
         let values = cassette.entries.map { $0.request.headers.first { $0.name == "Authorization" }?.value }
         #expect(values == ["<redacted-1>", "<redacted-2>", "<redacted-1>"])
@@ -132,7 +135,7 @@ struct SecretCorpus {
     @Test func cookiesAreListedByNameWithTheirValuesAsPlaceholders() async throws {
         let cassette = try await recordedCassette([
             HTTPRequest(
-                url: testURL("https://api.example.com/a"), fields: ["Cookie": "theme=dark; session=s-1234567890"])
+                url: testURL("https://api.example.com/a"), fields: [.cookie: "theme=dark; session=s-1234567890"])
         ]) { _ in
             .status(
                 200,
@@ -162,7 +165,7 @@ struct SecretCorpus {
             HTTPRequest(
                 method: .post,
                 url: testURL("https://api.example.com/x"),
-                fields: ["Content-Type": "application/json"],
+                fields: [.contentType: "application/json"],
                 body: HTTPBody(Data(body.utf8))
             )
         ])

@@ -151,7 +151,7 @@ import FoundationNetworking
         let recorder = RecordingTransport(over: StreamReader(), into: cassette)
         let body = HTTPBody(stream: parts.async, length: nil)
         let request = HTTPRequest(
-            method: .post, url: Self.url, fields: ["Content-Type": "application/json"], body: body)
+            method: .post, url: Self.url, fields: [.contentType: "application/json"], body: body)
         let answer = try await recorder.send(request).body.collect(upTo: 100)
         #expect(String(decoding: answer, as: UTF8.self) == "streamed=true bytes=14")
         #expect(cassette.entries.first?.request.postData?.text == #"{"name":"ann"}"#)

@@ -98,7 +98,7 @@ let browserHAR = """
             HTTPRequest(
                 method: .post,
                 url: testURL("https://api.example.com/books"),
-                fields: ["Content-Type": "application/json"],
+                fields: [.contentType: "application/json"],
                 body: HTTPBody(Data(#"{"title":"Dune"}"#.utf8))
             ),
         ])

@@ -38,11 +38,11 @@ struct Outcome: Equatable {
 
     func requests(_ base: URL) -> [HTTPRequest] {
         [
-            HTTPRequest(url: base.appending(path: "books"), fields: ["Authorization": "Bearer user-token-77aa88bb"]),
+            HTTPRequest(url: base.appending(path: "books"), fields: [.authorization: "Bearer user-token-77aa88bb"]),
             HTTPRequest(
                 method: .post,
                 url: base.appending(path: "login"),
-                fields: ["Content-Type": "application/json"],
+                fields: [.contentType: "application/json"],
                 body: HTTPBody(Data(#"{"user":"ann","password":"hunter2-horse"}"#.utf8))
             ),
             HTTPRequest(url: base.appending(path: "old-books")),
@@ -56,7 +56,7 @@ struct Outcome: Equatable {
         for request in requests {
             let response = try await client.send(request)
             var fields = response.fields
-            fields.removeAll(named: "Date")
+            fields.removeAll(named: .date)
             outcomes.append(
                 Outcome(
                     status: response.status.code, fields: fields, body: try await response.body.collect(upTo: 1 << 20)))

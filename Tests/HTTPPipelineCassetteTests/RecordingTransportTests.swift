@@ -9,7 +9,7 @@ import Testing
         let transport = ScriptedTransport([.ok()])
         let recorder = RecordingTransport(over: transport, into: Cassette())
         _ = try await recorder.send(
-            HTTPRequest(url: testURL("https://api.example.com/me"), fields: ["Authorization": "Bearer live-token"])
+            HTTPRequest(url: testURL("https://api.example.com/me"), fields: [.authorization: "Bearer live-token"])
         )
         #expect(transport.requests.first?.fields["Authorization"] == "Bearer live-token")
     }

@@ -82,12 +82,14 @@ import Testing
 
     @Test func matchedHeadersMustBeEqualAndOthersAreNotCompared() async throws {
         let cassette = try await recordedCassette([
-            HTTPRequest(url: testURL("https://api.example.com/doc"), fields: ["Accept": "text/html", "X-Trace": "1"])
+            HTTPRequest(
+                url: testURL("https://api.example.com/doc"),
+                fields: [.accept: "text/html", HTTPField.Name(unchecked: "X-Trace"): "1"])
         ])
         let byAccept = try ReplayingTransport(cassette, rules: .default.matchingHeaders(["accept"]))
         let error = await strictError(
             byAccept,
-            HTTPRequest(url: testURL("https://api.example.com/doc"), fields: ["Accept": "application/json"])
+            HTTPRequest(url: testURL("https://api.example.com/doc"), fields: [.accept: "application/json"])
         )
         guard case .noMatch(_, let closest?) = error else {
             Issue.record("expected noMatch, got \(String(describing: error))")
@@ -95,13 +97,17 @@ import Testing
         }
         #expect(closest.differences == [.header(name: "accept", recorded: "text/html", live: "application/json")])
         _ = try await byAccept.send(
-            HTTPRequest(url: testURL("https://api.example.com/doc"), fields: ["Accept": "text/html", "X-Trace": "2"])
+            HTTPRequest(
+                url: testURL("https://api.example.com/doc"),
+                fields: [.accept: "text/html", HTTPField.Name(unchecked: "X-Trace"): "2"])
         )
     }
 
     @Test func everyHeaderButTheIgnoredOnesIsCompared() async throws {
         let cassette = try await recordedCassette([
-            HTTPRequest(url: testURL("https://api.example.com/doc"), fields: ["Accept": "text/html", "X-Trace": "1"])
+            HTTPRequest(
+                url: testURL("https://api.example.com/doc"),
+                fields: [.accept: "text/html", HTTPField.Name(unchecked: "X-Trace"): "1"])
         ])
         let rules = MatchRules.default.ignoringHeaders(["X-Trace"])
         let replay = try ReplayingTransport(cassette, rules: rules)
@@ -112,24 +118,26 @@ import Testing
         }
         #expect(closest.differences == [.header(name: "accept", recorded: "text/html", live: nil)])
         _ = try await replay.send(
-            HTTPRequest(url: testURL("https://api.example.com/doc"), fields: ["Accept": "text/html", "X-Trace": "9"])
+            HTTPRequest(
+                url: testURL("https://api.example.com/doc"),
+                fields: [.accept: "text/html", HTTPField.Name(unchecked: "X-Trace"): "9"])
         )
     }
 
     @Test func aSecretHeaderMatchesWhateverSecretTheLiveRequestCarries() async throws {
         let cassette = try await recordedCassette([
-            HTTPRequest(url: testURL("https://api.example.com/me"), fields: ["Authorization": "Bearer real-one-abcdef"])
+            HTTPRequest(url: testURL("https://api.example.com/me"), fields: [.authorization: "Bearer real-one-abcdef"])
         ])
         let replay = try ReplayingTransport(cassette, rules: .default.matchingHeaders(["Authorization"]))
         _ = try await replay.send(
-            HTTPRequest(url: testURL("https://api.example.com/me"), fields: ["Authorization": "Bearer test-dummy"])
+            HTTPRequest(url: testURL("https://api.example.com/me"), fields: [.authorization: "Bearer test-dummy"])
         )
     }
 
     @Test func aSecretKeepsItsPlaceholderSoAStaleTokensRequestsAndAFreshOnesAreToldApartWhenInterleaved() async throws {
         let url = testURL("https://api.example.com/me")
         func sent(_ token: String) -> HTTPRequest {
-            HTTPRequest(url: url, fields: ["Authorization": "Bearer \(token)"])
+            HTTPRequest(url: url, fields: [.authorization: "Bearer \(token)"])
         }
         // Recorded: the fresh token's 200 written between the stale token's two 401s.
         let cassette = try await recordedCassette(
@@ -150,7 +158,7 @@ import Testing
     @Test func oneDummyTokenSentForTwoRecordedOnesFollowsTheFirstOnesEntriesThenTheOthers() async throws {
         let url = testURL("https://api.example.com/jobs/1")
         func sent(_ token: String) -> HTTPRequest {
-            HTTPRequest(url: url, fields: ["Authorization": "Bearer \(token)"])
+            HTTPRequest(url: url, fields: [.authorization: "Bearer \(token)"])
         }
         let cassette = try await recordedCassette(
             [sent("alice-abcdef123"), sent("bob-zyxwvu987"), sent("alice-abcdef123"), sent("bob-zyxwvu987")],
@@ -168,7 +176,7 @@ import Testing
         let url = testURL("https://api.example.com/pair")
         func sent(_ first: String, _ second: String) -> HTTPRequest {
             HTTPRequest(
-                url: url, fields: ["Authorization": "Bearer \(first)", "Proxy-Authorization": "Bearer \(second)"])
+                url: url, fields: [.authorization: "Bearer \(first)", .proxyAuthorization: "Bearer \(second)"])
         }
         // Recorded with one secret in both headers (<1>, <1>), then another (<2>, <2>), then the first.
         let cassette = try await recordedCassette(
@@ -190,13 +198,13 @@ import Testing
     @Test func aCassetteLoadedFromAFileNumbersTheSecretsItRecordsAfterTheFilesOwn() async throws {
         let recorded = try await recordedCassette([
             HTTPRequest(
-                url: testURL("https://api.example.com/old"), fields: ["Authorization": "Bearer first-abcdef123"])
+                url: testURL("https://api.example.com/old"), fields: [.authorization: "Bearer first-abcdef123"])
         ])
         let loaded = try Cassette(data: try recorded.harData())
         let replay = try ReplayingTransport(loaded, mode: .recordMissing(over: ScriptedTransport { _ in .ok("live") }))
         _ = try await replay.send(
             HTTPRequest(
-                url: testURL("https://api.example.com/new"), fields: ["Authorization": "Bearer second-zyxwvu987"]))
+                url: testURL("https://api.example.com/new"), fields: [.authorization: "Bearer second-zyxwvu987"]))
         let values = loaded.entries.flatMap { $0.request.headers.filter { $0.name == "Authorization" }.map(\.value) }
         #expect(values == ["<redacted-1>", "<redacted-2>"])
     }
@@ -204,7 +212,7 @@ import Testing
     @Test func aSecretWithNoAgreeingEntryLeftIsServedTheFirstMatchingOne() async throws {
         let url = testURL("https://api.example.com/me")
         func sent(_ token: String) -> HTTPRequest {
-            HTTPRequest(url: url, fields: ["Authorization": "Bearer \(token)"])
+            HTTPRequest(url: url, fields: [.authorization: "Bearer \(token)"])
         }
         let cassette = try await recordedCassette(
             [sent("first-abcdef123"), sent("second-zyxwvu987")], reply: numberedReplies())
@@ -222,7 +230,7 @@ import Testing
             HTTPRequest(
                 method: .post,
                 url: testURL("https://api.example.com/search"),
-                fields: ["Content-Type": "application/json"],
+                fields: [.contentType: "application/json"],
                 body: HTTPBody(Data(json.utf8))
             )
         }
@@ -246,7 +254,7 @@ import Testing
             HTTPRequest(
                 method: .post,
                 url: testURL("https://api.example.com/login"),
-                fields: ["Content-Type": "application/json"],
+                fields: [.contentType: "application/json"],
                 body: HTTPBody(Data(#"{"user":"ann","password":"\#(password)"}"#.utf8))
             )
         }

@@ -39,7 +39,7 @@ import Testing
         Fixture(file: "multi-member.gz", coding: "gzip", decodesToTwoFiles: true),
     ]
 
-    static let gzip: HTTPFields = ["Content-Encoding": "gzip"]
+    static let gzip: HTTPFields = [.contentEncoding: "gzip"]
 
     /// The three-member gzip fixture (Python, one member with every header flag) and what it decodes to.
     static func members() throws -> (wire: Data, decoded: Data) {
@@ -52,7 +52,7 @@ import Testing
     @Test(arguments: smallFixtures)
     func aFixtureStreamedOneByteAtATimeDecodesAsTheBufferedPathDecodesIt(_ fixture: Fixture) async throws {
         let wire = try Streamed.fixture(fixture.file)
-        let fields: HTTPFields = ["Content-Encoding": fixture.coding]
+        let fields: HTTPFields = [.contentEncoding: fixture.coding]
         let streamed = await Streamed.streamedOutcome(Streamed.chunks(wire, every: 1), fields: fields)
         #expect(streamed == .body(try fixture.expected()))
         #expect(streamed == (await Streamed.bufferedOutcome(wire, fields: fields)))
@@ -62,7 +62,7 @@ import Testing
     func aFixtureCutInTwoAtEveryByteDecodesToTheSameBytes(_ fixture: Fixture) async throws {
         let wire = try Streamed.fixture(fixture.file)
         let expected = try fixture.expected()
-        let fields: HTTPFields = ["Content-Encoding": fixture.coding]
+        let fields: HTTPFields = [.contentEncoding: fixture.coding]
         for cut in 1..<wire.count {
             let outcome = await Streamed.streamedOutcome(Streamed.chunks(wire, cutAt: [cut]), fields: fields)
             #expect(outcome == .body(expected), "cut at \(cut)")
@@ -72,7 +72,7 @@ import Testing
     @Test(arguments: smallFixtures)
     func everyTruncationOfAFixtureEndsAsTheBufferedPathEndsIt(_ fixture: Fixture) async throws {
         let wire = try Streamed.fixture(fixture.file)
-        let fields: HTTPFields = ["Content-Encoding": fixture.coding]
+        let fields: HTTPFields = [.contentEncoding: fixture.coding]
         for length in 0..<wire.count {
             let cut = wire.prefix(length)
             let streamed = await Streamed.streamedOutcome(Streamed.chunks(cut, every: 7), fields: fields)
@@ -98,7 +98,7 @@ import Testing
     func largeZlibStreamFromPythonAtRandomBoundariesDecodesAsTheBufferedDecoderDoes(_ seed: UInt64) async throws {
         let wire = try Streamed.fixture("stream.json.zz")
         let decoded = try GzipDecoder.decode(wire, as: .deflate)
-        let fields: HTTPFields = ["Content-Encoding": "deflate"]
+        let fields: HTTPFields = [.contentEncoding: "deflate"]
         let outcome = await Streamed.streamedOutcome(Streamed.randomChunks(wire, seed: seed), fields: fields)
         #expect(outcome == .body(decoded))
         #expect(decoded == (try Self.members().decoded))
@@ -107,7 +107,7 @@ import Testing
     @Test func largeRawDeflateAtRandomBoundariesDecodes() async throws {
         let decoded = try Self.members().decoded
         let wire = try Deflater.compress(decoded, format: .raw, level: 9)
-        let fields: HTTPFields = ["Content-Encoding": "deflate"]
+        let fields: HTTPFields = [.contentEncoding: "deflate"]
         let outcome = await Streamed.streamedOutcome(Streamed.randomChunks(wire, seed: 6), fields: fields)
         #expect(outcome == .body(decoded))
     }
@@ -146,7 +146,7 @@ import Testing
                 }
                 if wire.isEmpty { wire = original }
             }
-            let fields: HTTPFields = ["Content-Encoding": coding]
+            let fields: HTTPFields = [.contentEncoding: coding]
             let chunks = Streamed.randomChunks(wire, seed: rng.next(), largest: 64)
             let streamed = await Streamed.streamedOutcome(chunks, fields: fields)
             let buffered = await Streamed.bufferedOutcome(wire, fields: fields)
@@ -197,7 +197,7 @@ import Testing
         let wire = try Streamed.fixture("stream.json.zz")
         let cut = wire.prefix(wire.count / 2)
         let outcome = await Streamed.streamedOutcome(
-            Streamed.chunks(cut, every: 4_096), fields: ["Content-Encoding": "deflate"])
+            Streamed.chunks(cut, every: 4_096), fields: [.contentEncoding: "deflate"])
         #expect(outcome == .failure(.truncated))
     }
 
@@ -394,7 +394,7 @@ import Testing
 
     @Test func theDecodedHeadKeepsStatusAndFieldsLessTheCodingAndHasNoLength() async throws {
         let wire = try Streamed.fixture("python-gzip.json.gz")
-        let fields: HTTPFields = ["Content-Encoding": "gzip", "Content-Type": "application/json", "ETag": "\"v1\""]
+        let fields: HTTPFields = [.contentEncoding: "gzip", .contentType: "application/json", .eTag: "\"v1\""]
         let response = try await Streamed.send(Streamed.response([wire], fields: fields, status: 201))
         #expect(response.status == 201)
         #expect(response.fields["Content-Encoding"] == nil)
@@ -419,7 +419,7 @@ import Testing
 
     @Test func aStreamedDeflateBodyThatIsNotDeflateIsPassedOnAsAlreadyDecoded() async throws {
         let plain = try Self.members().decoded
-        let fields: HTTPFields = ["Content-Encoding": "deflate"]
+        let fields: HTTPFields = [.contentEncoding: "deflate"]
         let outcome = await Streamed.streamedOutcome(Streamed.chunks(plain, every: 1_000), fields: fields)
         #expect(outcome == .body(plain))
     }
@@ -427,7 +427,7 @@ import Testing
     @Test func aSmallStreamedBodyUnderAContentLengthIsDecodedWhole() async throws {
         let wire = try Streamed.fixture("gnu-gzip-name.json.gz")
         let sample = try Streamed.fixture("sample.json")
-        let fields: HTTPFields = ["Content-Encoding": "gzip", "Content-Length": String(wire.count)]
+        let fields: HTTPFields = [.contentEncoding: "gzip", .contentLength: String(wire.count)]
         let response = try await Streamed.send(Streamed.response(Streamed.chunks(wire, every: 50), fields: fields))
         #expect(response.body.bufferedData == sample)
         #expect(response.fields["Content-Length"] == String(sample.count))
@@ -438,7 +438,7 @@ import Testing
         // What URLSession hands up: the inner gzip, under the outer one's Content-Length, streamed.
         let inner = try Streamed.fixture("python-gzip.json.gz")
         let outer = try Deflater.compress(inner, format: .gzip)
-        let fields: HTTPFields = ["Content-Encoding": "gzip", "Content-Length": String(outer.count)]
+        let fields: HTTPFields = [.contentEncoding: "gzip", .contentLength: String(outer.count)]
         let response = try await Streamed.send(Streamed.response(Streamed.chunks(inner, every: 64), fields: fields))
         #expect(response.body.bufferedData == inner)
         #expect(response.fields["Content-Encoding"] == nil)
@@ -448,7 +448,7 @@ import Testing
     @Test func aLargeBodyWhoseKnownLengthDiffersFromItsContentLengthIsPassedOnUnread() async throws {
         let plain = try Self.members().decoded
         let opened = Locked(0)
-        let fields: HTTPFields = ["Content-Encoding": "gzip", "Content-Length": "90000"]
+        let fields: HTTPFields = [.contentEncoding: "gzip", .contentLength: "90000"]
         let response = try await Streamed.send(
             Streamed.response(
                 Streamed.chunks(plain, every: 8 << 10), fields: fields, length: plain.count, opened: opened))
@@ -469,7 +469,7 @@ import Testing
         _ coding: String
     ) async throws {
         let garbage = Self.random()
-        let fields: HTTPFields = ["Content-Encoding": coding, "Content-Length": String(garbage.count)]
+        let fields: HTTPFields = [.contentEncoding: coding, .contentLength: String(garbage.count)]
         let response = try await Streamed.send(
             Streamed.response(Streamed.chunks(garbage, every: 16 << 10), fields: fields, length: garbage.count))
         let read = await Streamed.read(response.body)
@@ -483,14 +483,14 @@ import Testing
         async throws
     {
         let garbage = Self.random()
-        let fields: HTTPFields = ["Content-Encoding": "gzip", "Content-Length": String(garbage.count)]
+        let fields: HTTPFields = [.contentEncoding: "gzip", .contentLength: String(garbage.count)]
         let response = try await Streamed.send(
             Streamed.response(Streamed.chunks(garbage, every: 16 << 10), fields: fields))
         let read = await Streamed.read(response.body)
         #expect(read.data == garbage)
         #expect(read.gzipError == .badHeader(reason: "the body does not start with the gzip magic bytes"))
         // Under a Content-Length it does not match, it was decoded below: passed on.
-        let other: HTTPFields = ["Content-Encoding": "gzip", "Content-Length": String(garbage.count + 1_000)]
+        let other: HTTPFields = [.contentEncoding: "gzip", .contentLength: String(garbage.count + 1_000)]
         let passed = try await Streamed.send(
             Streamed.response(Streamed.chunks(garbage, every: 16 << 10), fields: other))
         let passedRead = await Streamed.read(passed.body)
@@ -500,7 +500,7 @@ import Testing
 
     @Test func largeTextUnderAMatchingContentLengthIsPassedOnAsPossiblyInflatedBelow() async throws {
         let plain = try Self.members().decoded
-        let fields: HTTPFields = ["Content-Encoding": "gzip", "Content-Length": String(plain.count)]
+        let fields: HTTPFields = [.contentEncoding: "gzip", .contentLength: String(plain.count)]
         let response = try await Streamed.send(
             Streamed.response(Streamed.chunks(plain, every: 16 << 10), fields: fields, length: plain.count))
         let read = await Streamed.read(response.body)
@@ -515,14 +515,14 @@ import Testing
         for coding in field.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             wire = try Deflater.compress(wire, format: coding == "gzip" ? .gzip : .zlib)
         }
-        let fields: HTTPFields = ["Content-Encoding": field]
+        let fields: HTTPFields = [.contentEncoding: field]
         let outcome = await Streamed.streamedOutcome(Streamed.randomChunks(wire, seed: 14), fields: fields)
         #expect(outcome == .body(plain))
         #expect(outcome == (await Streamed.bufferedOutcome(wire, fields: fields)))
     }
 
     @Test func tooManyStackedCodingsOnAStreamAreRefusedBySend() async throws {
-        let fields: HTTPFields = ["Content-Encoding": "gzip, gzip, gzip, gzip"]
+        let fields: HTTPFields = [.contentEncoding: "gzip, gzip, gzip, gzip"]
         await #expect(throws: GzipError.tooManyCodings(count: 4, maximum: 3)) {
             _ = try await Streamed.send(Streamed.response([Data([0x1f, 0x8b])], fields: fields))
         }
@@ -530,7 +530,7 @@ import Testing
 
     @Test func aStreamedPartialContentResponseIsHandedOnUntouched() async throws {
         let wire = try Streamed.fixture("python-gzip.json.gz").prefix(100)
-        let fields: HTTPFields = ["Content-Encoding": "gzip", "Content-Range": "bytes 0-99/491"]
+        let fields: HTTPFields = [.contentEncoding: "gzip", .contentRange: "bytes 0-99/491"]
         let response = try await Streamed.send(Streamed.response([Data(wire)], fields: fields, status: 206))
         #expect(response.status == 206)
         #expect(response.fields["Content-Encoding"] == "gzip")
@@ -545,7 +545,7 @@ import Testing
 
     @Test func aStreamedGzipDownloadIsDecodedWhenAskedAsAnOctetStream() async throws {
         let (wire, decoded) = try Self.members()
-        let fields: HTTPFields = ["Content-Type": "application/gzip"]
+        let fields: HTTPFields = [.contentType: "application/gzip"]
         let chunks = Streamed.randomChunks(wire, seed: 15)
         let response = try await Streamed.send(
             Streamed.response(chunks, fields: fields), options: .default.decodingGzipDownloads())
@@ -561,7 +561,7 @@ import Testing
 
     @Test func aStreamedDownloadThatIsNotGzipIsHandedOnUnchanged() async throws {
         let plain = try Self.members().decoded
-        let fields: HTTPFields = ["Content-Type": "application/x-gzip"]
+        let fields: HTTPFields = [.contentType: "application/x-gzip"]
         let response = try await Streamed.send(
             Streamed.response(Streamed.chunks(plain, every: 10_000), fields: fields),
             options: .default.decodingGzipDownloads())

@@ -56,7 +56,7 @@ import Testing
         let sink = InMemoryLogSink()
         let pipeline = Self.pipeline(sink: sink) {
             HTTPResponse(
-                status: 200, fields: ["Content-Type": "text/plain"],
+                status: 200, fields: [.contentType: "text/plain"],
                 body: HTTPBody(stream: Self.stream(chunks), length: body.count))
         }
         let response = try await pipeline.send(HTTPRequest(url: Self.url))
@@ -92,7 +92,7 @@ import Testing
         let sink = InMemoryLogSink()
         let pipeline = Self.pipeline(sink: sink) {
             HTTPResponse(
-                status: 200, fields: ["Content-Type": "text/plain"],
+                status: 200, fields: [.contentType: "text/plain"],
                 body: HTTPBody(stream: Self.stream(chunks, failingWith: StreamBroke())))
         }
         let response = try await pipeline.send(HTTPRequest(url: Self.url))
@@ -166,7 +166,7 @@ import Testing
         let sink = InMemoryLogSink()
         let pipeline = Pipeline(transport: transport) { LoggingMiddleware(level: .body, sink: sink) }
         let request = HTTPRequest(
-            method: .post, url: Self.url, fields: ["Content-Type": "application/json"],
+            method: .post, url: Self.url, fields: [.contentType: "application/json"],
             body: HTTPBody(stream: CountingChunks(base: Self.stream(chunks), reads: reads)))
         let response = try await pipeline.send(request)
         #expect(try await response.bytes() == Data("made".utf8))
@@ -190,7 +190,7 @@ import Testing
         let sink = InMemoryLogSink()
         let pipeline = Self.pipeline(sink: sink) {
             HTTPResponse(
-                status: 200, fields: ["Content-Type": "text/plain"],
+                status: 200, fields: [.contentType: "text/plain"],
                 body: HTTPBody(length: body.count, replayable: { Self.stream(chunks) }))
         }
         let response = try await pipeline.send(HTTPRequest(url: Self.url))
@@ -215,7 +215,7 @@ import Testing
         let sink = InMemoryLogSink()
         let pipeline = Self.pipeline(.headers, sink: sink) {
             HTTPResponse(
-                status: 200, fields: ["Content-Type": "text/plain"],
+                status: 200, fields: [.contentType: "text/plain"],
                 body: HTTPBody(stream: Self.stream(Self.chunks(of: body, size: 1_000))))
         }
         let response = try await pipeline.send(HTTPRequest(url: Self.url))
@@ -242,7 +242,7 @@ import Testing
         let pipeline = Pipeline(
             transport: ClosureTransport { _ in
                 HTTPResponse(
-                    status: 200, fields: ["Content-Type": "text/plain"], body: HTTPBody(stream: Self.stream(chunks)))
+                    status: 200, fields: [.contentType: "text/plain"], body: HTTPBody(stream: Self.stream(chunks)))
             }
         ) {
             LoggingMiddleware(level: .body, sink: sink, bodyLimit: 200)
@@ -260,7 +260,7 @@ import Testing
             let sink = InMemoryLogSink()
             let pipeline = Pipeline(
                 transport: ClosureTransport { _ in
-                    HTTPResponse(status: 200, fields: ["Content-Type": "text/plain"], body: makeBody())
+                    HTTPResponse(status: 200, fields: [.contentType: "text/plain"], body: makeBody())
                 }
             ) {
                 LoggingMiddleware(level: .body, sink: sink, bodyLimit: 200)

@@ -13,7 +13,7 @@ extension HTTPResponse {
 /// request's body.
 struct BodyIgnoringTransport: HTTPTransport {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        HTTPResponse(status: 200, fields: ["Content-Type": "text/plain"], body: HTTPBody(Data("ok".utf8)))
+        HTTPResponse(status: 200, fields: [.contentType: "text/plain"], body: HTTPBody(Data("ok".utf8)))
     }
 }
 

@@ -10,7 +10,7 @@ struct RedactionPropertyTests {
         var parts: [String] = []
         parts.append(redaction.url(exchange.request.url))
         for field in exchange.request.fields {
-            parts.append("\(field.name): \(redaction.headerValue(name: field.name, value: field.value))")
+            parts.append("\(field.name): \(redaction.headerValue(name: field.name.rawName, value: field.value))")
         }
         if let body = exchange.request.body?.bufferedData {
             let type = exchange.request.fields["Content-Type"]

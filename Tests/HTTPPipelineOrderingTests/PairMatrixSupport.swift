@@ -58,8 +58,8 @@ struct SentRequest: Equatable, CustomStringConvertible {
         var headers: [String: String] = [:]
         var spelling: [String: String] = [:]
         for field in request.fields {
-            let name = spelling[field.name.lowercased()] ?? field.name
-            spelling[field.name.lowercased()] = name
+            let name = spelling[field.name.canonicalName] ?? field.name.rawName
+            spelling[field.name.canonicalName] = name
             headers[name] = headers[name].map { $0 + "," + field.value } ?? field.value
         }
         self.headers = headers
@@ -167,7 +167,7 @@ struct PairSetup {
             let response = try await pipeline.send(request)
             var headers: [String: String] = [:]
             for field in response.fields {
-                headers[field.name] = headers[field.name].map { $0 + ", " + field.value } ?? field.value
+                headers[field.name.rawName] = headers[field.name.rawName].map { $0 + ", " + field.value } ?? field.value
             }
             let data = try await response.body.collect(upTo: 1 << 24)
             outcome = .response(status: response.status.code, headers: headers, body: data)

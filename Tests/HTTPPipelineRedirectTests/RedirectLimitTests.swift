@@ -192,6 +192,6 @@ final class BodyReleaseTransport: HTTPTransport, Sendable {
         continuation.yield(Data("moved ".utf8))
         continuation.onTermination = { [self] _ in state.withLock { $0.bodyEnded = true } }
         return HTTPResponse(
-            status: 302, fields: ["Location": path == "/first" ? "/second" : "/final"], body: HTTPBody(stream: stream))
+            status: 302, fields: [.location: path == "/first" ? "/second" : "/final"], body: HTTPBody(stream: stream))
     }
 }

@@ -11,8 +11,8 @@ import Testing
         HTTPRequest(
             url: url(target),
             fields: [
-                "Authorization": "Bearer s3cret", "Proxy-Authorization": "Basic cHJveHk=", "Cookie": "sid=c00kie",
-                "X-API-Key": "k3y", "Accept": "application/json",
+                .authorization: "Bearer s3cret", .proxyAuthorization: "Basic cHJveHk=", .cookie: "sid=c00kie",
+                HTTPField.Name(unchecked: "X-API-Key"): "k3y", .accept: "application/json",
             ])
     }
 

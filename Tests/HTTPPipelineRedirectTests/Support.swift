@@ -54,8 +54,8 @@ func jsonPost(_ method: HTTPMethod = .post, to target: String, body: HTTPBody? =
     return HTTPRequest(
         method: method, url: url(target),
         fields: [
-            "Content-Type": "application/json", "Content-Length": String(bytes.count), "Content-Encoding": "identity",
-            "Transfer-Encoding": "chunked", "Accept": "application/json",
+            .contentType: "application/json", .contentLength: String(bytes.count), .contentEncoding: "identity",
+            .transferEncoding: "chunked", .accept: "application/json",
         ],
         body: body ?? HTTPBody(bytes))
 }

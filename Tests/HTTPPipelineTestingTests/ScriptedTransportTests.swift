@@ -27,7 +27,7 @@ import Testing
             "DELETE /books/1": .status(204),
         ])
         let ok = try await transport.send(request("/books/1?x=1"))
-        let deleted = try await transport.send(request("/books/1", method: "delete"))
+        let deleted = try await transport.send(request("/books/1", method: HTTPMethod(rawValue: "delete")))
         let missing = try await transport.send(request("/books/2"))
         #expect(ok.body.bufferedData.map { String(decoding: $0, as: UTF8.self) } == "book")
         #expect(ok.status == 200)

@@ -12,7 +12,7 @@ import FoundationNetworking
 
     @Test("A request head becomes a URLRequest with its method, URL and fields; repeated names join")
     func requestHeadBecomesAURLRequest() throws {
-        var fields: HTTPFields = ["Accept": "application/json", "X-Trace-ID": "t-1"]
+        var fields: HTTPFields = [.accept: "application/json", HTTPField.Name(unchecked: "X-Trace-ID"): "t-1"]
         fields.append(HTTPField(name: "accept", value: "text/plain"))
         let request = try URLRequest(HTTPRequestHead(method: .post, url: Self.url, fields: fields))
         #expect(request.httpMethod == "POST")

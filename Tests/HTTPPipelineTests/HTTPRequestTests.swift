@@ -24,7 +24,7 @@ import Testing
 
     @Test("Setting the method, URL and fields on a request writes them through to its head")
     func forwardingPropertiesWriteThroughToTheHead() {
-        var request = HTTPRequest(url: Self.first, fields: ["Accept": "application/json"])
+        var request = HTTPRequest(url: Self.first, fields: [.accept: "application/json"])
         request.method = .put
         request.url = Self.second
         request.fields["X-Trace-ID"] = "t-1"
@@ -32,8 +32,8 @@ import Testing
 
         #expect(request.head.method == .put)
         #expect(request.head.url == Self.second)
-        #expect(request.head.fields.map(\.name) == ["Accept", "X-Trace-ID", "accept"])
-        #expect(request.head.fields.values(named: "Accept") == ["application/json", "text/plain"])
+        #expect(request.head.fields.map(\.name.rawName) == ["Accept", "X-Trace-ID", "accept"])
+        #expect(request.head.fields[values: .accept] == ["application/json", "text/plain"])
         #expect(
             request.head
                 == HTTPRequestHead(
@@ -50,7 +50,8 @@ import Testing
         var context = HTTPRequestContext()
         context[Tag.self] = "kept"
         var request = HTTPRequest(method: .post, url: Self.first, body: HTTPBody(Data("b".utf8)), context: context)
-        request.head = HTTPRequestHead(method: .delete, url: Self.second, fields: ["X-One": "1"])
+        request.head = HTTPRequestHead(
+            method: .delete, url: Self.second, fields: [HTTPField.Name(unchecked: "X-One"): "1"])
 
         #expect(request.method == .delete)
         #expect(request.url == Self.second)
@@ -61,9 +62,9 @@ import Testing
 
     @Test("Removing a field through the request removes it from the head, in any case")
     func removingAFieldThroughTheRequest() {
-        var request = HTTPRequest(url: Self.first, fields: ["Authorization": "Bearer t", "Accept": "*/*"])
+        var request = HTTPRequest(url: Self.first, fields: [.authorization: "Bearer t", .accept: "*/*"])
         request.fields["authorization"] = nil
-        #expect(request.head.fields == ["Accept": "*/*"])
+        #expect(request.head.fields == [.accept: "*/*"])
     }
 
     // MARK: Replayability

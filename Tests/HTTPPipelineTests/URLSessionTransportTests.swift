@@ -46,7 +46,8 @@ import FoundationNetworking
         server.route("POST", "/items", .init(status: 201))
         defer { server.stop() }
         let request = HTTPRequest(
-            method: .post, url: url("items"), fields: ["Content-Type": "application/json", "X-Custom": "yes"],
+            method: .post, url: url("items"),
+            fields: [.contentType: "application/json", HTTPField.Name(unchecked: "X-Custom"): "yes"],
             body: HTTPBody(Data(#"{"name":"x"}"#.utf8)))
         let response = try await transport.send(request)
         let received = try #require(server.requests.first)
@@ -75,7 +76,8 @@ import FoundationNetworking
         let transport = URLSessionTransport(session: URLSession(configuration: configuration))
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<8 {
-                let request = HTTPRequest(url: url("together"), fields: ["X-Index": "\(index)"])
+                let request = HTTPRequest(
+                    url: url("together"), fields: [HTTPField.Name(unchecked: "X-Index"): "\(index)"])
                 group.addTask { try await transport.send(request).status.code }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -159,7 +161,7 @@ import FoundationNetworking
         server.route("GET", "/cased", .init(body: Data("reached".utf8)))
         defer { server.stop() }
         let url = try #require(URL(string: "\(scheme)://127.0.0.1:\(server.port)/cased?q=a%2Fb%20c"))
-        let request = HTTPRequest(url: url, fields: ["X-Custom": "kept"])
+        let request = HTTPRequest(url: url, fields: [HTTPField.Name(unchecked: "X-Custom"): "kept"])
         let response = try await transport.send(request)
         #expect(response.status == 200)
         #expect(try await response.bytes().text == "reached")

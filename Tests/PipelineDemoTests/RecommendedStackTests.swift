@@ -59,6 +59,6 @@ import FoundationNetworking
 private func replyOnce(_ transport: ScriptedTransport, _ request: HTTPRequest) async throws -> ScriptedTransport.Reply {
     let response = try await transport.send(request)
     var headers: [String: String] = [:]
-    for field in response.fields { headers[field.name] = field.value }
+    for field in response.fields { headers[field.name.rawName] = field.value }
     return .status(response.status.code, headers: headers, body: try await response.body.collect(upTo: 1 << 20))
 }

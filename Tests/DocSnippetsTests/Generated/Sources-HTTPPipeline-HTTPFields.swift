@@ -10,13 +10,15 @@ import HTTPPipelineURLSession
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipeline/HTTPFields.swift:28
-@MainActor private func snippetAtLine28() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPFields.swift", line: 28)
-var fields: HTTPFields = ["Accept": "application/json"]
-fields["X-Request-ID"] = "req-1"        // replaces every X-Request-ID
-fields.append(HTTPField(name: "Cache-Control", value: "no-store"))
-fields["accept"] = nil                  // removes Accept
+// Sources/HTTPPipeline/HTTPFields.swift:41
+@MainActor private func snippetAtLine41() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPFields.swift", line: 41)
+var fields: HTTPFields = [.accept: "application/json"]
+fields.append(HTTPField(name: .accept, value: "text/plain"))
+print(fields[.accept] ?? "")           // application/json, text/plain
+print(fields[values: .accept])         // ["application/json", "text/plain"]
+fields["X-Request-ID"] = "req-1"       // replaces every X-Request-ID
+fields[.accept] = nil                  // removes both
 #sourceLocation()
 _ = fields
 }
