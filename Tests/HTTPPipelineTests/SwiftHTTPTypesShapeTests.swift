@@ -30,7 +30,10 @@ import Testing
         #expect(response.status.kind == .successful)
         #expect(response.status.reasonPhrase == "OK")
         let statuses: [HTTPResponse.Status] = [101, 204, 301, 404, 503, 42]
-        #expect(statuses.map(\.kind) == [.informational, .successful, .redirection, .clientError, .serverError, .invalid])
+        let kinds: [HTTPResponse.Status.Kind] = [
+            .informational, .successful, .redirection, .clientError, .serverError, .invalid,
+        ]
+        #expect(statuses.map(\.kind) == kinds)
         switch HTTPResponse.Status(code: 404) {
         case .notFound: break
         default: Issue.record("404 is .notFound")
