@@ -63,10 +63,7 @@ extension ConcurrencyLimiter {
         }
         var response = response
         let chunks = PermitHeldChunks(body: response.body, permit: Permit(self))
-        response.body =
-            response.body.isReplayable
-            ? HTTPBody(length: response.body.length, replayable: { chunks })
-            : HTTPBody(stream: chunks, length: response.body.length)
+        response.body = HTTPBody(wrapping: response.body) { chunks }
         return response
     }
 }

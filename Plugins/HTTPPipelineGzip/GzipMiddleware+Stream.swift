@@ -89,10 +89,7 @@ extension GzipMiddleware {
             evidence: evidence,
             options: options
         )
-        let decoded =
-            body.isReplayable
-            ? HTTPBody(length: plainSize, replayable: { sequence })
-            : HTTPBody(stream: sequence, length: plainSize)
+        let decoded = HTTPBody(wrapping: body, length: plainSize) { sequence }
         return HTTPResponse(head: decodedHead, body: decoded)
     }
 

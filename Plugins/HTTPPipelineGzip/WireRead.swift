@@ -124,7 +124,6 @@ struct ResumedBody: AsyncSequence, Sendable {
     static func body(_ body: HTTPBody, after read: WireRead) -> HTTPBody {
         if read.isUntouched { return body }
         let resumed = ResumedBody(body: body, begun: BegunRead(read))
-        if body.isReplayable { return HTTPBody(length: body.length, replayable: { resumed }) }
-        return HTTPBody(stream: resumed, length: body.length)
+        return HTTPBody(wrapping: body) { resumed }
     }
 }

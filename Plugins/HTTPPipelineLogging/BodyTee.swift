@@ -60,10 +60,7 @@ package final class BodyTee: Sendable {
         _ body: HTTPBody, keeping keep: Int, keepsChunks: Bool = false, report: @escaping Report
     ) -> (body: HTTPBody, tee: BodyTee) {
         let tee = BodyTee(keeping: keep, keepsChunks: keepsChunks, report: report)
-        guard body.isReplayable else {
-            return (HTTPBody(stream: Chunks(base: body, tee: tee), length: body.length), tee)
-        }
-        return (HTTPBody(length: body.length) { Chunks(base: body, tee: tee) }, tee)
+        return (HTTPBody(wrapping: body) { Chunks(base: body, tee: tee) }, tee)
     }
 
     /// What passed so far.

@@ -15,10 +15,7 @@ extension TimeoutMiddleware {
             let bound = DeadlineBoundChunks(
                 body: response.body, deadline: deadline, timeline: timeline, error: expired)
             // A replayable body stays replayable: every read makes a fresh bound reader.
-            response.body =
-                response.body.isReplayable
-                ? HTTPBody(length: response.body.length, replayable: { bound })
-                : HTTPBody(stream: bound, length: response.body.length)
+            response.body = HTTPBody(wrapping: response.body) { bound }
         }
         return response
     }

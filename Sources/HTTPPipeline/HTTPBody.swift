@@ -65,6 +65,45 @@ public struct HTTPBody: Sendable, AsyncSequence {
         self.length = length
     }
 
+    /// A body that reads `base` through other chunks, as one kind of body as `base`: what a layer
+    /// that watches, decodes or bounds a body wraps it with.
+    ///
+    /// A replayable `base` makes a replayable body (`makeStream` is called for every read, and
+    /// should read `base` afresh each time); a single-pass one makes a single-pass body, read once.
+    /// A buffered `base` makes a stream: keep a buffered body as it is where the layer can.
+    ///
+    /// ```swift
+    /// let body = HTTPBody(length: 5) { HTTPBody(Data("hello".utf8)) }   // replayable
+    /// let upper = HTTPBody(wrapping: body) { body.map { Data($0.map { $0 & 0xDF }) } }
+    /// print(upper.isReplayable, upper.length ?? -1)   // true 5
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - base: The body wrapped: its replayability and its length are kept.
+    ///   - makeStream: Makes the new body's chunks.
+    public init<Chunks: AsyncSequence & Sendable>(
+        wrapping base: HTTPBody,
+        _ makeStream: @escaping @Sendable () -> Chunks
+    ) where Chunks.Element == Data {
+        self.init(wrapping: base, length: base.length, makeStream)
+    }
+
+    /// A body that reads `base` through other chunks, as one kind of body as `base`, with a
+    /// length of its own (a decoder's, whose bytes differ in number from the base's).
+    ///
+    /// - Parameters:
+    ///   - base: The body wrapped: its replayability is kept.
+    ///   - length: The number of bytes the new body holds, if known.
+    ///   - makeStream: Makes the new body's chunks.
+    public init<Chunks: AsyncSequence & Sendable>(
+        wrapping base: HTTPBody,
+        length: Int?,
+        _ makeStream: @escaping @Sendable () -> Chunks
+    ) where Chunks.Element == Data {
+        storage = .stream(StreamSource(replayable: base.isReplayable) { StreamSource.erase(makeStream()) })
+        self.length = length
+    }
+
     /// Whether the body can be read more than once.
     public var isReplayable: Bool {
         switch storage {

@@ -56,10 +56,7 @@ public struct OrderProbe: HTTPMiddleware {
                 if !data.isEmpty { seen.record(data) }
                 return response
             }
-            response.body =
-                body.isReplayable
-                ? HTTPBody(length: body.length) { RecordedChunks(base: body, recorder: seen) }
-                : HTTPBody(stream: RecordedChunks(base: body, recorder: seen), length: body.length)
+            response.body = HTTPBody(wrapping: body) { RecordedChunks(base: body, recorder: seen) }
             return response
         } catch {
             log.record(layer: name, phase: .error, request: request)

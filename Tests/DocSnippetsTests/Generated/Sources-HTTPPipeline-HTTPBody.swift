@@ -19,3 +19,14 @@ let bytes = try await body.collect(upTo: 1 << 20)   // Data, at most 1 MiB
 _ = body
 _ = bytes
 }
+
+// Sources/HTTPPipeline/HTTPBody.swift:76
+@MainActor private func snippetAtLine76() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPBody.swift", line: 76)
+let body = HTTPBody(length: 5) { HTTPBody(Data("hello".utf8)) }   // replayable
+let upper = HTTPBody(wrapping: body) { body.map { Data($0.map { $0 & 0xDF }) } }
+print(upper.isReplayable, upper.length ?? -1)   // true 5
+#sourceLocation()
+_ = body
+_ = upper
+}
