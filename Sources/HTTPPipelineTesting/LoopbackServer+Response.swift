@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPPipeline
 
 extension LoopbackServer {
     /// What the server sends back for a request: an HTTP response, or raw bytes.
@@ -143,55 +144,17 @@ extension LoopbackServer.Response {
         return Array(head.utf8)
     }
 
-    /// The standard reason phrase for a status code, or a generic one for its class.
+    /// The standard reason phrase for a status code (the core's), or a generic one for its class.
     static func reasonPhrase(for status: Int) -> String {
+        let standard = HTTPResponse.Status(code: status).reasonPhrase
+        guard standard.isEmpty else { return standard }
         switch status {
-        case 100: "Continue"
-        case 101: "Switching Protocols"
-        case 200: "OK"
-        case 201: "Created"
-        case 202: "Accepted"
-        case 203: "Non-Authoritative Information"
-        case 204: "No Content"
-        case 206: "Partial Content"
-        case 301: "Moved Permanently"
-        case 302: "Found"
-        case 303: "See Other"
-        case 304: "Not Modified"
-        case 307: "Temporary Redirect"
-        case 308: "Permanent Redirect"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 406: "Not Acceptable"
-        case 408: "Request Timeout"
-        case 409: "Conflict"
-        case 410: "Gone"
-        case 411: "Length Required"
-        case 412: "Precondition Failed"
-        case 413: "Content Too Large"
-        case 415: "Unsupported Media Type"
-        case 416: "Range Not Satisfiable"
-        case 417: "Expectation Failed"
-        case 422: "Unprocessable Content"
-        case 425: "Too Early"
-        case 428: "Precondition Required"
-        case 429: "Too Many Requests"
-        case 431: "Request Header Fields Too Large"
-        case 500: "Internal Server Error"
-        case 501: "Not Implemented"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        case 504: "Gateway Timeout"
-        case 505: "HTTP Version Not Supported"
-        case 100..<200: "Informational"
-        case 200..<300: "Success"
-        case 300..<400: "Redirection"
-        case 400..<500: "Client Error"
-        case 500..<600: "Server Error"
-        default: "Unknown"
+        case 100..<200: return "Informational"
+        case 200..<300: return "Success"
+        case 300..<400: return "Redirection"
+        case 400..<500: return "Client Error"
+        case 500..<600: return "Server Error"
+        default: return "Unknown"
         }
     }
 }
