@@ -118,16 +118,24 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     @inlinable
     func joinedValue(named name: String) -> String? {
-        guard let first = firstIndex(named: name) else { return nil }
-        var joined = storage[first].value
-        var index = first + 1
-        while index < storage.endIndex {
-            if Self.sameName(storage[index].name.rawName, name) {
-                joined += (Self.sameName(name, "Cookie") ? "; " : ", ") + storage[index].value
+        // Through the buffer, as `firstIndex(named:)`: no copy of a field scanned. One value
+        // (the usual case) is returned as it is; a second starts the joining.
+        storage.withUnsafeBufferPointer { fields -> String? in
+            var first = -1
+            for index in fields.indices where Self.sameName(fields[index].name.rawName, name) {
+                guard first >= 0 else {
+                    first = index
+                    continue
+                }
+                var joined = fields[first].value
+                let separator = Self.sameName(name, "Cookie") ? "; " : ", "
+                for later in index..<fields.endIndex where Self.sameName(fields[later].name.rawName, name) {
+                    joined += separator + fields[later].value
+                }
+                return joined
             }
-            index += 1
+            return first >= 0 ? fields[first].value : nil
         }
-        return joined
     }
 
     @inlinable
@@ -182,7 +190,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// Whether two names are equal ignoring ASCII case, without allocating (on contiguous UTF-8
     /// when both strings have it: iterating the UTF-8 views costs about 3,500 instructions more
     /// per request, measured in the core v2 spike).
-    @inlinable
+    @inlinable @inline(__always)
     package static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in

@@ -15,23 +15,30 @@ extension HTTPResponse {
     public struct Status: Sendable, Hashable, ExpressibleByIntegerLiteral, CustomStringConvertible {
         /// The three-digit code, for example `200`.
         public let code: Int
-        /// The reason phrase, for example `"OK"`: the server's, or the standard one for a code
-        /// made here; empty for a code without one.
-        public let reasonPhrase: String
+        /// A phrase other than the standard one, as a server sent it; `nil` for the standard one.
+        @usableFromInline let customPhrase: String?
+
+        /// The reason phrase, for example `"OK"`: the one given, or the standard one for the
+        /// code; empty for a code without one.
+        public var reasonPhrase: String { customPhrase ?? Self.standardPhrase(for: code) }
 
         /// Creates a status.
         ///
         /// - Parameters:
         ///   - code: The code. A code outside 100–999 makes a status of kind ``Kind-swift.struct/invalid``.
         ///   - reasonPhrase: The reason phrase; the standard one for `code` when `nil`.
+        @inlinable
         public init(code: Int, reasonPhrase: String? = nil) {
+            // Made for every response and every comparison with a literal: the standard phrase
+            // is looked up when asked for, not stored.
             self.code = code
-            self.reasonPhrase = reasonPhrase ?? Self.standardPhrase(for: code)
+            self.customPhrase = reasonPhrase
         }
 
         /// Creates a status from an integer literal, with the code's standard reason phrase.
         ///
         /// - Parameter value: The code.
+        @inlinable
         public init(integerLiteral value: Int) {
             self.init(code: value)
         }
@@ -74,9 +81,11 @@ extension HTTPResponse {
         public var description: String { reasonPhrase.isEmpty ? "\(code)" : "\(code) \(reasonPhrase)" }
 
         /// Equal codes, whatever the reason phrases.
+        @inlinable
         public static func == (lhs: Status, rhs: Status) -> Bool { lhs.code == rhs.code }
 
         /// Hashes the code alone, as equality compares it.
+        @inlinable
         public func hash(into hasher: inout Hasher) { hasher.combine(code) }
     }
 }
