@@ -31,14 +31,15 @@ struct FaultInjectingTransport: HTTPTransport {
         guard let id = SoakRequest.id(of: url) else {
             return HTTPResponse(status: 400)
         }
-        guard server.accepts(presented, id: id, attempt: HTTPAttempt.current ?? 0) else {
+        guard server.accepts(presented, id: id, attempt: request.context.attempt ?? 0) else {
             return HTTPResponse(status: 401)
         }
         if url.path.hasSuffix("/hang") {
             try await Task.sleep(for: .seconds(5))
             return HTTPResponse(status: 599)
         }
-        var random = SeededRandomNumberGenerator(seed: schedule(id: id, token: presented))
+        let seed = schedule(id: id, attempt: request.context.attempt, token: presented)
+        var random = SeededRandomNumberGenerator(seed: seed)
         var roll = Double.random(in: 0..<1, using: &random)
         let fault = Fault.allCases.first { fault in
             defer { roll -= rate(of: fault) }
@@ -85,9 +86,9 @@ struct FaultInjectingTransport: HTTPTransport {
 
     /// The seed of one attempt's faults: the run's seed, the request, the retry attempt and the
     /// token, so a replay after a refresh meets different faults than the attempt it replays.
-    private func schedule(id: Int, token: String?) -> UInt64 {
+    private func schedule(id: Int, attempt: Int?, token: String?) -> UInt64 {
         var hasher = SeededRandomNumberGenerator(seed: configuration.seed ^ UInt64(id) &* 0x9E37_79B9)
-        var seed = hasher.next() ^ UInt64(HTTPAttempt.current ?? 0) &* 0xBF58_476D
+        var seed = hasher.next() ^ UInt64(attempt ?? 0) &* 0xBF58_476D
         for byte in (token ?? "").utf8 { seed = (seed ^ UInt64(byte)) &* 0x100_0000_01B3 }
         return seed
     }

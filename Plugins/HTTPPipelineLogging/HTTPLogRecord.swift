@@ -74,7 +74,7 @@ public struct HTTPLogRecord: Sendable {
     public let responseBytes: Int?
     /// How long the rest of the pipeline took, on a monotonic clock.
     public let duration: Duration
-    /// The attempt number a retrying layer outside set (`HTTPAttempt`), if any.
+    /// The attempt number a retrying layer outside set (`HTTPRequestContext.attempt`), if any.
     public let attempt: Int?
     /// Request headers, at ``LogLevel/headers`` and above; empty otherwise.
     public let requestHeaders: [Field]

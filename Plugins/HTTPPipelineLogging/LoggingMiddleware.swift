@@ -27,7 +27,7 @@ public import HTTPPipeline
 /// `… (N more bytes; limit L)`, and the record carries its ``HTTPLogRecord/limits``.
 ///
 /// The duration is measured on a monotonic clock; the attempt number is the one a retrying layer
-/// outside set in `HTTPAttempt`.
+/// outside set in the request's context (`HTTPRequestContext.attempt`).
 ///
 /// ## Ordering
 /// Logging records what reaches its position:
@@ -112,7 +112,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         }
         guard level > .none else { return try await next(request) }
         let start = Self.monotonicNow()
-        let attempt = HTTPAttempt.current
+        let attempt = request.context.attempt
         let requestType = request.fields["Content-Type"]
         let streamedRequest = request.body?.isBuffered == false
         let sentBody = SentBody(request.body, contentType: requestType)

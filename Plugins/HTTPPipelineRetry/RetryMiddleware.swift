@@ -18,7 +18,7 @@ public import HTTPPipeline
 ///
 /// When attempts run out on a retryable status the last response is returned (a 503 is a
 /// response, not an error); on a transport error the last error is thrown. Each attempt runs with
-/// `HTTPAttempt.current` set to its number (1, 2, …) for the layers inside. A
+/// its number (1, 2, …) in the request's context (`HTTPRequestContext.attempt`) for the layers inside. A
 /// cancelled task stops waiting at once with `CancellationError`, and no attempt starts after
 /// cancellation. Waits are slept on the injected clock, so tests never sleep for real.
 ///
@@ -159,13 +159,15 @@ public struct RetryMiddleware: HTTPMiddleware {
         }
     }
 
-    /// One attempt, with `HTTPAttempt.current` bound to its number.
+    /// One attempt, its number in the request's context.
     @inline(__always)
     private func attempt(_ number: Int, of request: HTTPRequest, next: HTTPNext) async -> Result<
         HTTPResponse, any Error
     > {
         do {
-            return .success(try await HTTPAttempt.$current.withValue(number) { try await next(request) })
+            var attempt = request
+            attempt.context.attempt = number
+            return .success(try await next(attempt))
         } catch {
             return .failure(error)
         }

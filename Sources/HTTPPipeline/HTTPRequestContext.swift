@@ -39,6 +39,27 @@ public struct HTTPRequestContext: Sendable {
     /// copying a context (every layer that changes a request copies it) retains one buffer.
     @usableFromInline var entries: [Entry] = []
 
+    /// The 1-based number of the attempt this request is, set by the nearest retrying layer
+    /// outside (`RetryMiddleware` numbers each call of `next` from 1), or `nil` outside any.
+    ///
+    /// It travels with the request, so layers inside the retrying one (logging, probes) can say
+    /// which attempt they saw, and a request made anew inside an attempt (a token refresh through
+    /// another pipeline) starts without one.
+    ///
+    /// ```swift
+    /// struct RetryOnce503: HTTPMiddleware {
+    ///     func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    ///         var attempt = request
+    ///         attempt.context.attempt = 1
+    ///         let first = try await next(attempt)
+    ///         guard first.status == .serviceUnavailable else { return first }
+    ///         attempt.context.attempt = 2
+    ///         return try await next(attempt)
+    ///     }
+    /// }
+    /// ```
+    public var attempt: Int?
+
     /// An empty context.
     @inlinable
     public init() {}

@@ -48,7 +48,7 @@ public final class OrderLog: Sendable, CustomStringConvertible {
         public let path: String
         /// The response status, for a response event.
         public let status: Int?
-        /// The attempt number a retrying layer outside the probe set (`HTTPAttempt.current`).
+        /// The attempt number a retrying layer outside the probe set (`HTTPRequestContext.attempt`).
         public let attempt: Int?
         /// How many times, counting this one, this probe has seen a request with this method and
         /// path (1-based): 2 means "this layer ran a second time for the same request".
@@ -130,7 +130,7 @@ public final class OrderLog: Sendable, CustomStringConvertible {
     ) {
         let method = request.method.rawValue
         let path = request.url.path
-        let attempt = response.map(\.attempt) ?? HTTPAttempt.current
+        let attempt = response.map(\.attempt) ?? request.context.attempt
         storage.withLock { events in
             let visit: Int
             if let response {

@@ -49,7 +49,7 @@ public struct OrderProbe: HTTPMiddleware {
             guard recordsChunks else { return response }
             let seen = ChunkRecorder(
                 log: log, layer: name, request: request,
-                response: (HTTPAttempt.current, log.currentVisit(layer: name, request: request)))
+                response: (request.context.attempt, log.currentVisit(layer: name, request: request)))
             let body = response.body
             if let data = body.bufferedData {
                 // A buffered body stays buffered (layers above keep their fast path): one chunk.

@@ -27,8 +27,11 @@ import Testing
     @Test func visitCountsPerAttemptAreCheckedWithAReadableMismatch() async throws {
         struct TwoAttempts: HTTPMiddleware {
             func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-                _ = try await HTTPAttempt.$current.withValue(1) { try await next(request) }
-                return try await HTTPAttempt.$current.withValue(2) { try await next(request) }
+                var attempt = request
+                attempt.context.attempt = 1
+                _ = try await next(attempt)
+                attempt.context.attempt = 2
+                return try await next(attempt)
             }
         }
         let log = OrderLog()

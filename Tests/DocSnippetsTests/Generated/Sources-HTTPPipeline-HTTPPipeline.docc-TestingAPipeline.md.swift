@@ -17,13 +17,13 @@ import HTTPPipelineTesting
 #sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 30)
 import Testing
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 92)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 93)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 197)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 198)
 import HTTPPipelineCassette
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 198)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 199)
 import HTTPPipelineStandard
 #sourceLocation()
 
@@ -76,8 +76,8 @@ let mismatch = pipeline.checkLayerOrder(["outer", "RequestID", "inner"])
 _ = mismatch
 }
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:92
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 94)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:93
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 95)
 @Test private func aTransientStatusIsRetriedAfterTheBackoff() async throws {
     let clock = ManualClock()
     let transport = ScriptedTransport([.status(503), .ok("finally")])
@@ -93,8 +93,8 @@ _ = mismatch
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:121
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 121)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:122
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 122)
 @Test private func requestIDKeepsTheContract() async {
     var request = HTTPRequest(url: URL(string: "https://api.example.com/books")!)
     request.fields["X-Request-ID"] = "caller"
@@ -103,16 +103,16 @@ _ = mismatch
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:134
-@MainActor private func snippetAtLine134() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 134)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:135
+@MainActor private func snippetAtLine135() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 135)
 let report = await MiddlewareContract(mayAnswerWithoutCallingNext: true).check { ResponseCache() }
 #sourceLocation()
 _ = report
 }
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:144
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 144)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:145
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 145)
 @Test private func theStackTalksToARealServer() async throws {
     let server = LoopbackServer()
     server.route("GET", "/books/1", .init(status: 200, body: Data(#"{"id": 1}"#.utf8)))
@@ -126,8 +126,8 @@ _ = report
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:165
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 165)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:166
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 166)
 @Test private func aResponseCutShortIsAnErrorNotAShortBody() async throws {
     let server = LoopbackServer()
     server.route("GET", "/report", .init(body: .abort(after: 10, of: .bytes(Data(count: 1_000)))))
@@ -140,8 +140,8 @@ _ = report
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:197
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 200)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:198
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 201)
 // Marked @Test(.cassette("books")) in a test target.
 private func theCatalogLoadsItsBooks() async throws {
     let pipeline = try StandardPipeline.build(over: CassetteTrait.transport(over: URLSessionTransport()))

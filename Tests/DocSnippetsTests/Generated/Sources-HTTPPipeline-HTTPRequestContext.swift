@@ -25,3 +25,17 @@ let skips = context[SkipRetry.self] ?? false
 _ = context
 _ = skips
 }
+
+// Sources/HTTPPipeline/HTTPRequestContext.swift:50
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPRequestContext.swift", line: 50)
+private struct RetryOnce503: HTTPMiddleware {
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        var attempt = request
+        attempt.context.attempt = 1
+        let first = try await next(attempt)
+        guard first.status == .serviceUnavailable else { return first }
+        attempt.context.attempt = 2
+        return try await next(attempt)
+    }
+}
+#sourceLocation()
