@@ -78,7 +78,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineCurlTests",
-            dependencies: ["HTTPPipelineCurl", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry"],
+            dependencies: [
+                "TestSupport", "HTTPPipelineCurl", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry",
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -187,12 +189,19 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineTests",
-            dependencies: ["HTTPPipelineURLSession", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["TestSupport", "HTTPPipelineURLSession", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "HTTPPipelineHeadersTests",
             dependencies: ["HTTPPipelineURLSession", "HTTPPipelineHeaders", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        // Helpers every test target may share (waiting on another thread's progress, chunked
+        // bodies): a plain target under Tests/, not a product.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         // The adversarial secrets corpus, shared by the tests of everything that redacts (logs,
@@ -216,7 +225,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineRetryTests",
-            dependencies: ["HTTPPipelineURLSession", "HTTPPipelineRetry", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: [
+                "TestSupport", "HTTPPipelineURLSession", "HTTPPipelineRetry", "HTTPPipeline", "HTTPPipelineTesting",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -226,7 +237,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineConcurrencyLimitTests",
-            dependencies: ["HTTPPipelineConcurrencyLimit", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["TestSupport", "HTTPPipelineConcurrencyLimit", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -241,7 +252,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineAuthTests",
-            dependencies: ["HTTPPipelineURLSession", "HTTPPipelineAuth", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: [
+                "TestSupport", "HTTPPipelineURLSession", "HTTPPipelineAuth", "HTTPPipeline", "HTTPPipelineTesting",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -297,7 +310,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineTestingTests",
-            dependencies: ["HTTPPipelineURLSession", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["TestSupport", "HTTPPipelineURLSession", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 @Suite struct AuthBehaviourTests {
@@ -80,7 +81,7 @@ import Testing
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
         let leaving = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
         let staying = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
-        await eventually { transport.requests.count == 2 && gate.waiting == 1 }
+        await eventually(within: .seconds(3)) { transport.requests.count == 2 && gate.waiting == 1 }
         leaving.cancel()
         await #expect(throws: CancellationError.self) { try await leaving.value }
         #expect(gate.waiting == 1, "the shared refresh is still running")
@@ -95,12 +96,12 @@ import Testing
         let transport = server(accepting: { "token-1" })
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
         let call = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
-        await eventually { gate.waiting == 1 }
+        await eventually(within: .seconds(3)) { gate.waiting == 1 }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(gate.waiting == 1, "the token call is never abandoned")
         let later = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
-        await eventually { transport.requests.count == 2 }
+        await eventually(within: .seconds(3)) { transport.requests.count == 2 }
         gate.open()
         #expect(try await later.value.status == 200)
         #expect(source.refreshes == 1)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 struct TokenEndpointDown: Error {}
@@ -26,7 +27,7 @@ struct TokenEndpointDown: Error {}
                     }
                 }
             }
-            await eventually { transport.requests.count >= 100 }
+            await eventually(within: .seconds(3)) { transport.requests.count >= 100 }
             gate.open()
             return await group.reduce(into: [String]()) { $0.append($1) }
         }
@@ -103,7 +104,7 @@ struct TokenEndpointDown: Error {}
             AuthMiddleware(source: source, options: AuthOptions(refreshTimeout: .seconds(5)), clock: clock)
         }
         let calls = (0..<10).map { _ in Task { try await pipeline.send(HTTPRequest(url: testURL)) } }
-        await eventually { transport.requests.count == 10 }
+        await eventually(within: .seconds(3)) { transport.requests.count == 10 }
         await clock.waitForSleepers(1)
         // Each waiter times out five seconds after it joined the refresh; one that joined after
         // an advance needs another.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -91,7 +92,7 @@ import FoundationNetworking
         let auth = AuthMiddleware(source: source, clock: ManualClock())
         let pipeline = Pipeline(transport: transport) { auth }
         let alices = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
-        await eventually { held.waiting == 1 }
+        await eventually(within: .seconds(3)) { held.waiting == 1 }
         try await auth.setCredential(.bearer("bob-token"))
         held.open()
         let response = try await alices.value
@@ -110,12 +111,12 @@ import FoundationNetworking
         let auth = AuthMiddleware(source: source, clock: ManualClock())
         let pipeline = Pipeline(transport: transport) { auth }
         let alices = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
-        await eventually { gate.waiting == 1 }
+        await eventually(within: .seconds(3)) { gate.waiting == 1 }
         try await auth.setCredential(.bearer("bob-token"))
         let response = try await alices.value
         #expect(response.status == 401, "alice's waiter gives up without a replay")
         gate.open()
-        await eventually { gate.waiting == 0 }
+        await eventually(within: .seconds(3)) { gate.waiting == 0 }
         _ = try await pipeline.send(HTTPRequest(url: testURL))
         try await Task.sleep(for: .milliseconds(20))
         _ = try await pipeline.send(HTTPRequest(url: testURL))

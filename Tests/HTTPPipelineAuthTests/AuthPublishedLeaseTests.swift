@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 /// The usual request takes the credential without entering the store's actor; whatever changes
@@ -51,7 +52,7 @@ import Testing
                 }
             }
             group.addTask {
-                await eventually { sent.value >= 200 }  // signs in while requests are in flight
+                await eventually(within: .seconds(3)) { sent.value >= 200 }  // signs in while requests are in flight
                 try await auth.setCredential(.bearer("alice"))
                 signedIn.withLock { $0 = true }
                 return (0, 0)

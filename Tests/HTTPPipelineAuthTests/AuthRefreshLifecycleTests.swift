@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 /// A refresh is never abandoned and a refresh token is never sent twice, against an endpoint
@@ -79,7 +80,7 @@ import Testing
         first.cancel()
         _ = try? await first.value
         setup.clock.advance(by: .seconds(2))
-        await eventually { setup.source.persisted.value == ["access-1"] }
+        await eventually(within: .seconds(3)) { setup.source.persisted.value == ["access-1"] }
         #expect(try await setup.send() == 200)
         #expect(setup.endpoint.state.value.exchanges == ["refresh-0"])
         #expect(setup.source.persisted.value == ["access-1"])
@@ -95,7 +96,7 @@ func settle<T: Sendable>(_ task: Task<T, any Error>, on clock: ManualClock) asyn
         _ = try? await task.value
         done.withLock { $0 = true }
     }
-    await eventually { done.value }
+    await eventually(within: .seconds(3)) { done.value }
     if !done.value { clock.advance(by: .seconds(60)) }
     await watcher.value
     return try await task.value

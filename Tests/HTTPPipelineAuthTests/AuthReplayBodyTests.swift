@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
 import HTTPPipelineURLSession
+import TestSupport
 import Testing
 
 /// A rejected request is replayed only when its body can be sent again, over real sockets.

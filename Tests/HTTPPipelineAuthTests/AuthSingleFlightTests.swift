@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 @Suite struct AuthSingleFlightTests {
@@ -14,7 +15,7 @@ import Testing
             for _ in 0..<1_000 {
                 group.addTask { (try? await pipeline.send(HTTPRequest(url: testURL)).status.code) ?? -1 }
             }
-            await eventually { transport.requests.count >= 1_000 }
+            await eventually(within: .seconds(3)) { transport.requests.count >= 1_000 }
             gate.open()
             return await group.reduce(into: [Int]()) { $0.append($1) }
         }
@@ -38,7 +39,7 @@ import Testing
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
         let slowURL = testURL.deletingLastPathComponent().appendingPathComponent("slow")
         let slow = Task { try await pipeline.send(HTTPRequest(url: slowURL)) }
-        await eventually { transport.requests.count == 1 }
+        await eventually(within: .seconds(3)) { transport.requests.count == 1 }
         #expect(try await pipeline.send(HTTPRequest(url: testURL)).status == 200)
         #expect(source.refreshes == 1)
         slowGate.open()

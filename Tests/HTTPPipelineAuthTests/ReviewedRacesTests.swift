@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -76,11 +77,11 @@ struct ReviewFailingPersist: CredentialSource {
         let auth = AuthMiddleware(source: source, clock: ManualClock())
         let pipeline = Pipeline(transport: transport) { auth }
         let alices = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
-        await eventually { read.waiting == 1 }
+        await eventually(within: .seconds(3)) { read.waiting == 1 }
         let signIn = Task { try await auth.setCredential(.bearer("bob-token")) }
-        await eventually { write.waiting == 1 }
+        await eventually(within: .seconds(3)) { write.waiting == 1 }
         read.open()
-        await eventually { transport.requests.count == 1 }
+        await eventually(within: .seconds(3)) { transport.requests.count == 1 }
         write.open()
         try await signIn.value
         let response = try await alices.value
@@ -112,12 +113,12 @@ struct ReviewFailingPersist: CredentialSource {
         source.readGate.withLock { $0 = read }
         source.persistGate.withLock { $0 = write }
         let alices = Task { try await pipeline.send(HTTPRequest(url: testURL)) }
-        await eventually { read.waiting == 1 }
+        await eventually(within: .seconds(3)) { read.waiting == 1 }
         aliceRevoked.withLock { $0 = true }  // alice signed out server-side as the app switches to bob
         let signIn = Task { try await auth.setCredential(.bearer("bob-token")) }
-        await eventually { write.waiting == 1 }
+        await eventually(within: .seconds(3)) { write.waiting == 1 }
         read.open()
-        await eventually { transport.requests.count == 2 }
+        await eventually(within: .seconds(3)) { transport.requests.count == 2 }
         write.open()
         try await signIn.value
         let response = try await alices.value

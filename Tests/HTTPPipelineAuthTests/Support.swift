@@ -116,28 +116,6 @@ func server(accepting valid: @escaping @Sendable () -> String, events: Locked<[S
         return header == "Bearer \(valid())" ? .ok("hello") : .status(401, headers: ["WWW-Authenticate": "Bearer"])
     }
 }
-
-/// Polls `condition` for up to three seconds; for waiting on other tasks' progress, never for
-/// the behaviour under test.
-func eventually(_ condition: @Sendable () -> Bool) async {
-    for _ in 0..<3_000 where !condition() {
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-}
-
-/// `data` as a stream of chunks of at most `size` bytes, in order.
-func chunks(of data: Data, size: Int = 8_192) -> AsyncStream<Data> {
-    AsyncStream { continuation in
-        var offset = 0
-        while offset < data.count {
-            let end = min(offset + size, data.count)
-            continuation.yield(data.subdata(in: offset..<end))
-            offset = end
-        }
-        continuation.finish()
-    }
-}
-
 /// 100,000 bytes that are not all alike, so a truncated or reordered body cannot pass for it.
 let uploadPayload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 256) })
 

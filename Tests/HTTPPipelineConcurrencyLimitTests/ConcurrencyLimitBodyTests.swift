@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineConcurrencyLimit
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 @Suite struct ConcurrencyLimitBodyTests {
@@ -16,7 +17,7 @@ import Testing
         let response = try await pipeline.send(HTTPRequest(url: url("stream")))
         #expect(limiter.inFlightCount == 1, "the head came back; the body is still to read")
         let second = Task { try await pipeline.send(HTTPRequest(url: url("second"))).status }
-        await eventually { limiter.queuedCount == 1 }
+        await eventually(within: .seconds(5)) { limiter.queuedCount == 1 }
         #expect(transport.requests.count == 1, "the second call waits for the body")
         var iterator = response.body.makeAsyncIterator()
         #expect(try await iterator.next() == Data("a".utf8))
@@ -25,7 +26,7 @@ import Testing
         #expect(try await iterator.next() == nil)
         #expect(try await second.value == 200)
         // The second call's body was dropped unread: its slot is back too.
-        await eventually { limiter.inFlightCount == 0 }
+        await eventually(within: .seconds(5)) { limiter.inFlightCount == 0 }
         #expect(limiter.inFlightCount == 0)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineConcurrencyLimit
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 @Suite struct ConcurrencyLimitMiddlewareTests {
@@ -30,10 +31,10 @@ import Testing
         var calls: [Task<Int, any Error>] = []
         for index in 0..<5 {
             calls.append(Task { try await pipeline.send(HTTPRequest(url: url("\(index)"))).status.code })
-            await eventually { gate.heldCount + limiter.queuedCount == index + 1 }
+            await eventually(within: .seconds(5)) { gate.heldCount + limiter.queuedCount == index + 1 }
         }
         for index in 0..<5 {
-            await eventually { gate.heldCount == 1 }
+            await eventually(within: .seconds(5)) { gate.heldCount == 1 }
             #expect(gate.arrived.count == index + 1)
             gate.openNext()
         }
@@ -47,9 +48,9 @@ import Testing
         let gate = GatedTransport()
         let pipeline = Pipeline(transport: gate) { limiter }
         let first = Task { try await pipeline.send(HTTPRequest(url: url("first"))) }
-        await eventually { gate.heldCount == 1 }
+        await eventually(within: .seconds(5)) { gate.heldCount == 1 }
         let queued = (0..<2).map { index in Task { try await pipeline.send(HTTPRequest(url: url("q\(index)"))) } }
-        await eventually { limiter.queuedCount == 2 }
+        await eventually(within: .seconds(5)) { limiter.queuedCount == 2 }
         let rejected = await Task { try await pipeline.send(HTTPRequest(url: url("late"))) }.result
         #expect(throws: ConcurrencyLimitError(.queueFull, limit: 1, queueLength: 2)) { try rejected.get() }
         #expect(gate.arrived == ["first"])
@@ -58,7 +59,7 @@ import Testing
         // Whichever queued call reached the queue first gets the slot first: open each as it
         // arrives, then wait for both (awaiting them in creation order hung when q1 came first).
         for _ in queued {
-            await eventually { gate.heldCount == 1 }
+            await eventually(within: .seconds(5)) { gate.heldCount == 1 }
             gate.openAll()
         }
         for call in queued { _ = try await call.value }
@@ -71,7 +72,7 @@ import Testing
         let gate = GatedTransport()
         let pipeline = Pipeline(transport: gate) { limiter }
         let first = Task { try await pipeline.send(HTTPRequest(url: url("first"))) }
-        await eventually { gate.heldCount == 1 }
+        await eventually(within: .seconds(5)) { gate.heldCount == 1 }
         let waiting = Task { try await pipeline.send(HTTPRequest(url: url("waiting"))) }
         await clock.waitForTimers(1)
         clock.advance(by: .milliseconds(4_999))
@@ -95,7 +96,7 @@ import Testing
         let gate = GatedTransport()
         let pipeline = Pipeline(transport: gate) { limiter }
         let first = Task { try await pipeline.send(HTTPRequest(url: url("first"))) }
-        await eventually { gate.heldCount == 1 }
+        await eventually(within: .seconds(5)) { gate.heldCount == 1 }
         let waiter = Task { try await pipeline.send(HTTPRequest(url: url("cancelled"))) }
         await clock.waitForTimers(1)
         #expect(limiter.queuedCount == 1)
@@ -110,10 +111,10 @@ import Testing
         #expect(limiter.inFlightCount == 0)
         // Two more calls: with a slot given back twice, both would be let in together.
         let next = (0..<2).map { index in Task { try await pipeline.send(HTTPRequest(url: url("n\(index)"))) } }
-        await eventually { gate.heldCount == 1 && limiter.queuedCount == 1 }
+        await eventually(within: .seconds(5)) { gate.heldCount == 1 && limiter.queuedCount == 1 }
         #expect(gate.heldCount == 1)
         gate.openNext()
-        await eventually { gate.heldCount == 1 }
+        await eventually(within: .seconds(5)) { gate.heldCount == 1 }
         gate.openNext()
         for call in next { _ = try await call.value }
         #expect(gate.maximumInFlight == 1)
@@ -134,24 +135,24 @@ import Testing
         let gate = GatedTransport()
         let pipeline = Pipeline(transport: gate) { limiter }
         let first = Task { try await pipeline.send(HTTPRequest(url: url("first"))) }
-        await eventually { gate.heldCount == 1 }
+        await eventually(within: .seconds(5)) { gate.heldCount == 1 }
         let normal = Task { try await pipeline.send(HTTPRequest(url: url("normal"))) }
-        await eventually { limiter.queuedCount == 1 }
+        await eventually(within: .seconds(5)) { limiter.queuedCount == 1 }
         var urgent = HTTPRequest(url: url("urgent"))
         urgent.context.concurrencyLimit = .priority
         let prioritised = Task { [urgent] in try await pipeline.send(urgent) }
-        await eventually { limiter.queuedCount == 2 }
+        await eventually(within: .seconds(5)) { limiter.queuedCount == 2 }
         var health = HTTPRequest(url: url("health"))
         health.context.concurrencyLimit = .bypass
         let bypassing = Task { [health] in try await pipeline.send(health) }
-        await eventually { gate.heldCount == 2 }
+        await eventually(within: .seconds(5)) { gate.heldCount == 2 }
         #expect(gate.arrived == ["first", "health"], "the bypassing call went straight through")
         #expect(limiter.inFlightCount == 1 && limiter.queuedCount == 2)
         gate.openAll()
         for call in [first, bypassing] { _ = try await call.value }
-        await eventually { gate.heldCount == 1 }
+        await eventually(within: .seconds(5)) { gate.heldCount == 1 }
         gate.openAll()
-        await eventually { gate.heldCount == 1 }
+        await eventually(within: .seconds(5)) { gate.heldCount == 1 }
         gate.openAll()
         for call in [prioritised, normal] { _ = try await call.value }
         #expect(gate.arrived == ["first", "health", "urgent", "normal"])

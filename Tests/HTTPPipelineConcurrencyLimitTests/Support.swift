@@ -54,11 +54,3 @@ final class GatedTransport: HTTPTransport {
         }
     }
 }
-
-/// Polls `condition` for up to five seconds; for waiting on other tasks' progress, never for the
-/// behaviour under test.
-func eventually(_ condition: @Sendable () -> Bool) async {
-    for _ in 0..<5_000 where !condition() {
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-}

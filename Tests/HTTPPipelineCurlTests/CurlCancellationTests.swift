@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineCurl
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 @Suite("CurlTransport cancellation and timeouts")
@@ -11,11 +12,11 @@ struct CurlCancellationTests {
         defer { server.stop() }
         server.route("GET", "/slow", .init(body: Data("late".utf8), delay: .seconds(3_600)))
         let call = Task { try await CurlTransport().send(HTTPRequest(url: server.url("slow"))) }
-        #expect(try await eventually { server.openConnections == 1 })
+        #expect(await eventually { server.openConnections == 1 })
         call.cancel()
         // Long before the server's hour-long delay is out; the server sees the connection close.
         await #expect(throws: CancellationError.self) { _ = try await call.value }
-        #expect(try await eventually { server.openConnections == 0 })
+        #expect(await eventually { server.openConnections == 0 })
     }
 
     @Test func cancellingTheTaskReadingABodyAbortsTheTransferAndTheServerSeesTheConnectionClose() async throws {
@@ -28,10 +29,10 @@ struct CurlCancellationTests {
             for try await chunk in response.body { count += chunk.count }
             return count
         }
-        #expect(try await eventually { server.openConnections == 1 })
+        #expect(await eventually { server.openConnections == 1 })
         reader.cancel()
         await #expect(throws: CancellationError.self) { _ = try await reader.value }
-        #expect(try await eventually { server.openConnections == 0 })
+        #expect(await eventually { server.openConnections == 0 })
     }
 
     @Test func cancellingADownloadRemovesThePartialFile() async throws {
@@ -46,7 +47,7 @@ struct CurlCancellationTests {
         let download = Task { try await response.body.write(to: destination) }
         // The partial file exists while bytes arrive.
         #expect(
-            try await eventually { (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.count == 1 })
+            await eventually { (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.count == 1 })
         download.cancel()
         await #expect(throws: CancellationError.self) { _ = try await download.value }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineCurl
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 /// nginx (Debian's, built with `http_v2`) on loopback over TLS with a certificate made for the
@@ -112,7 +113,7 @@ struct CurlHTTP2Tests {
             }
             for try await body in group { #expect(body == Data("hello".utf8)) }
         }
-        #expect(try await eventually { server.lines.count == 17 })
+        #expect(await eventually { server.lines.count == 17 })
         let lines = server.lines
         #expect(lines.allSatisfy { $0.hasPrefix("HTTP/2.0 ") }, "\(lines)")
         #expect(Set(lines.map { $0.split(separator: " ").last ?? "" }).count == 1, "one connection: \(lines)")

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineCurl
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 @Suite("CurlTransport streaming")
@@ -44,7 +45,7 @@ struct CurlStreamingTests {
         }
         #expect(received >= 8 * 1024)
         response = nil
-        #expect(try await eventually { server.openConnections == 0 })
+        #expect(await eventually { server.openConnections == 0 })
     }
 
     @Test func aReaderThatStopsReadingPausesTheTransferAtTheQueueLimit() async throws {
@@ -58,7 +59,7 @@ struct CurlStreamingTests {
         let response = try await CurlTransport(configuration: .default).send(request)
         // Nothing is read: the queue fills to its limit (1 MiB) and the transfer pauses there,
         // with the rest of the 64 MiB left in the server and the sockets.
-        #expect(try await eventually { received.withLock { $0 } >= 1 << 20 })
+        #expect(await eventually { received.withLock { $0 } >= 1 << 20 })
         try await Task.sleep(for: .milliseconds(200))
         #expect(received.withLock { $0 } < 2 << 20)
         var count = 0

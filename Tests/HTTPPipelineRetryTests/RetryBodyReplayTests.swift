@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineRetry
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

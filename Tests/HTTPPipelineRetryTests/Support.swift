@@ -55,19 +55,5 @@ func drive<T: Sendable>(
     await watcher.value
     return (await task.result, waits)
 }
-
-/// `data` as a stream of chunks of at most `size` bytes, in order.
-func chunks(of data: Data, size: Int = 8_192) -> AsyncStream<Data> {
-    AsyncStream { continuation in
-        var offset = 0
-        while offset < data.count {
-            let end = min(offset + size, data.count)
-            continuation.yield(data.subdata(in: offset..<end))
-            offset = end
-        }
-        continuation.finish()
-    }
-}
-
 /// 100,000 bytes that are not all alike, so a truncated or reordered body cannot pass for it.
 let uploadPayload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 256) })

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -36,12 +37,12 @@ import Darwin
             let closed = (try? trickling.readUntilClosed()) != nil
             trickled.withLock { $0 = closed }
         }.start()
-        try await eventually { server.connectionsAccepted == 4 && server.requests.count == 1 }
+        #expect(await eventually { server.connectionsAccepted == 4 && server.requests.count == 1 })
 
         let stopped = stopReturns(server, within: .seconds(1))
 
         #expect(stopped, "stop() had not returned after 1 s")
-        try await eventually(within: .seconds(12)) { trickled.value != nil }
+        #expect(await eventually(within: .seconds(12)) { trickled.value != nil })
         #expect(trickled.value == true, "the server closed the trickling connection")
         for client in [silent, halfSent, unread] {
             #expect(throws: Never.self, "the server closed the connection") { _ = try client.readUntilClosed() }

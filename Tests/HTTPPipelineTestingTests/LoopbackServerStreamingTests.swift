@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineTesting
 import HTTPPipelineURLSession
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -83,7 +84,7 @@ import FoundationNetworking
         #expect(server.openConnections == 1)
         client.close()
 
-        try await eventually(within: .seconds(10)) { server.openConnections == 0 }
+        #expect(await eventually(within: .seconds(10)) { server.openConnections == 0 })
         #expect(server.requests.count == 1)
         #expect(stopReturns(server, within: .seconds(1)), "stop() had not returned after 1 s")
     }
@@ -95,11 +96,11 @@ import FoundationNetworking
         server.route("GET", "/late", .init(body: Data("late".utf8), delay: .seconds(3_600)))
         let client = try LoopbackRawClient(port: server.port)
         try client.send("GET /late HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        try await eventually(within: .seconds(60)) { server.requests.count == 1 }
+        #expect(await eventually(within: .seconds(60)) { server.requests.count == 1 })
         #expect(server.openConnections == 1)
         client.close()
 
-        try await eventually(within: .seconds(60)) { server.openConnections == 0 }
+        #expect(await eventually(within: .seconds(60)) { server.openConnections == 0 })
     }
 
     // MARK: On the wire
@@ -180,7 +181,7 @@ import FoundationNetworking
         try stalled.send("GET /stalled HTTP/1.1\r\nHost: x\r\n\r\n")
         let unread = try LoopbackRawClient(port: server.port)
         try unread.send("GET /endless HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await eventually(within: .seconds(10)) { server.requests.count == 3 }
+        #expect(await eventually(within: .seconds(10)) { server.requests.count == 3 })
         #expect(reading.isReadable(within: .seconds(1)), "the endless body streams")
 
         let stopped = stopReturns(server, within: .seconds(1))

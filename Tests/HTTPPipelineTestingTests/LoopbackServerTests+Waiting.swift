@@ -25,20 +25,3 @@ func serverThreadNames(port: Int) throws -> [String] {
         return name.flatMap { $0.hasPrefix("lo:\(port) ") ? $0 : nil }
     }
 }
-
-/// Waits up to `limit` (two seconds unless told) for `condition` to hold, checking every 10 ms;
-/// records an issue if it never does.
-func eventually(
-    within limit: Duration = .seconds(2),
-    _ condition: () throws -> Bool,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async throws {
-    let deadline = ContinuousClock.now + limit
-    while try !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition did not hold within \(limit)", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineTesting
 import HTTPPipelineURLSession
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -289,10 +290,10 @@ import FoundationNetworking
         let halfway = try LoopbackRawClient(port: server.port)
         try halfway.send("POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc")
         halfway.close()
-        try await eventually { server.connectionsAccepted == 3 }
+        #expect(await eventually { server.connectionsAccepted == 3 })
         let port = server.port
         // The accept thread and the idle and kept-alive connections' threads.
-        try await eventually { try serverThreadNames(port: port).count == 3 }
+        #expect(try await eventually { try serverThreadNames(port: port).count == 3 })
         // The listening socket and the two connections still open on the server's side.
         let open = try serverSocketDescriptors(port: port)
         #expect(open.count == 3, "\(open)")
@@ -304,8 +305,8 @@ import FoundationNetworking
         #expect(try kept.readUntilClosed().isEmpty, "the server closed the kept-alive connection")
         idle.close()
         kept.close()
-        try await eventually { try serverSocketDescriptors(port: port).isEmpty }
-        try await eventually { try serverThreadNames(port: port).isEmpty }
+        #expect(try await eventually { try serverSocketDescriptors(port: port).isEmpty })
+        #expect(try await eventually { try serverThreadNames(port: port).isEmpty })
     }
 
     @Test func stopWhileADelayedRequestIsInFlightReturnsPromptly() async throws {
@@ -313,7 +314,7 @@ import FoundationNetworking
         server.route("GET", "/slow", .init(delay: .seconds(3_600)))  // never answered before stop()
         let client = try LoopbackRawClient(port: server.port)
         try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await eventually { server.requests.count == 1 }
+        #expect(await eventually { server.requests.count == 1 })
 
         let elapsed = ContinuousClock().measure { server.stop() }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineTesting
 import HTTPPipelineURLSession
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -12,17 +13,6 @@ import FoundationNetworking
 private func pattern(_ count: Int) -> Data {
     Data((0..<count).map { UInt8($0 % 251) })
 }
-
-/// Waits (bounded) until `condition` holds, polling the real clock: for a server-side effect
-/// that follows a client action on another thread.
-private func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<1000 {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}
-
 @Suite("URLSessionTransport streaming")
 struct URLSessionTransportStreamingTests {
     @Test("A reader far behind the network still gets every byte in order, past the memory limit")
@@ -37,7 +27,7 @@ struct URLSessionTransportStreamingTests {
         request.context.progress = { progress in received.withLock { $0 = progress.receivedBytes } }
         let response = try await URLSessionTransport().send(request)
         // Nothing is read until the whole body has arrived: all but 4 MiB of it waits on disk.
-        #expect(try await eventually { received.withLock { $0 } == Int64(bytes.count) })
+        #expect(await eventually { received.withLock { $0 } == Int64(bytes.count) })
         #expect(try await response.body.collect(upTo: 32 << 20) == bytes)
     }
 
@@ -61,7 +51,7 @@ struct URLSessionTransportStreamingTests {
         }
         #expect(received >= 8 * 1024)
         response = nil
-        #expect(try await eventually { server.openConnections == 0 })
+        #expect(await eventually { server.openConnections == 0 })
     }
 
     @Test("A body longer than the buffering limit streams with its length, byte for byte")
@@ -116,10 +106,10 @@ struct URLSessionTransportStreamingTests {
             for try await chunk in response.body { count += chunk.count }
             return count
         }
-        #expect(try await eventually { server.openConnections == 1 })
+        #expect(await eventually { server.openConnections == 1 })
         reader.cancel()
         await #expect(throws: CancellationError.self) { _ = try await reader.value }
-        #expect(try await eventually { server.openConnections == 0 })
+        #expect(await eventually { server.openConnections == 0 })
     }
 
     @Test("A body cut short throws at the read that meets the cut, not at send")
