@@ -11,9 +11,9 @@ extension HTTPField {
     /// ```
     ///
     /// ``init(_:)`` makes any other name, checked (`HTTPField.Name("X-Request-ID")`, `nil` for a
-    /// string that is not a token: letters, digits and ``!#$%&'*+-.^_`|~``). ``HTTPFields`` and
-    /// ``HTTPField`` also take names as strings, unchecked: the transports refuse a name that is
-    /// not a token before anything is sent.
+    /// string that is not a token: letters, digits and `!#$%&'*+-.^_|~` and the backtick).
+    /// ``HTTPFields`` and ``HTTPField`` also take names as strings, unchecked: the transports
+    /// refuse a name that is not a token before anything is sent.
     public struct Name: Sendable, Hashable, CustomStringConvertible {
         /// The name as written, and as HTTP/1.1 sends it, for example `Content-Type`.
         public let rawName: String

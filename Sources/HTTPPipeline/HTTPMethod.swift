@@ -6,8 +6,9 @@
 /// take a string as given. Shaped like swift-http-types' `HTTPRequest.Method`, which
 /// ``HTTPRequest/Method`` names too.
 ///
-/// A method must be a token (letters, digits and ``!#$%&'*+-.^_`|~``); both transports refuse to
-/// send one that is not, with `HTTPTransportError.invalidRequest`, before anything is sent.
+/// A method must be a token (letters, digits and `!#$%&'*+-.^_|~` and the backtick); both
+/// transports refuse to send one that is not, with `HTTPTransportError.invalidRequest`, before
+/// anything is sent.
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The method token as sent on the wire, for example `"GET"`.
     public let rawValue: String
