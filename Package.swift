@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "HTTPPipelineTesting", targets: ["HTTPPipelineTesting"]),
         .library(name: "HTTPPipelineHeaders", targets: ["HTTPPipelineHeaders"]),
         .library(name: "HTTPPipelineLogging", targets: ["HTTPPipelineLogging"]),
+        .library(name: "HTTPPipelineRedaction", targets: ["HTTPPipelineRedaction"]),
         .library(name: "HTTPPipelineGzip", targets: ["HTTPPipelineGzip"]),
         .library(name: "HTTPPipelineRetry", targets: ["HTTPPipelineRetry"]),
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
@@ -54,9 +55,15 @@ let package = Package(
             path: "Plugins/HTTPPipelineHeaders",
             swiftSettings: swiftSettings
         ),
+        // The redaction engine and the body tee, beneath the logging plugin and the cassettes.
+        .target(
+            name: "HTTPPipelineRedaction",
+            dependencies: ["HTTPPipeline"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "HTTPPipelineLogging",
-            dependencies: ["HTTPPipeline"],
+            dependencies: ["HTTPPipeline", "HTTPPipelineRedaction"],
             path: "Plugins/HTTPPipelineLogging",
             swiftSettings: swiftSettings
         ),
@@ -134,6 +141,7 @@ let package = Package(
         .target(
             name: "HTTPPipelineStandard",
             dependencies: [
+                "HTTPPipelineRedaction",
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
                 "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineRedirect", "HTTPPipelineTimeout",
                 "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker", "HTTPPipelineHedging",
@@ -142,7 +150,7 @@ let package = Package(
         ),
         .target(
             name: "HTTPPipelineCassette",
-            dependencies: ["HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip"],
+            dependencies: ["HTTPPipeline", "HTTPPipelineRedaction", "HTTPPipelineGzip"],
             swiftSettings: swiftSettings
         ),
         // Examples/ (not shipped): the demo, and the library scenario with its fixtures.
@@ -214,7 +222,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineLoggingTests",
-            dependencies: ["HTTPPipelineLogging", "HTTPPipeline", "HTTPPipelineTesting", "RedactionCorpus"],
+            dependencies: [
+                "HTTPPipelineRedaction", "HTTPPipelineLogging", "HTTPPipeline", "HTTPPipelineTesting",
+                "RedactionCorpus",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -269,6 +280,7 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineOrderingTests",
             dependencies: [
+                "HTTPPipelineRedaction",
                 "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
@@ -281,6 +293,7 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineInteropTests",
             dependencies: [
+                "HTTPPipelineRedaction",
                 "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
@@ -301,6 +314,7 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineCassetteTests",
             dependencies: [
+                "HTTPPipelineRedaction",
                 "HTTPPipelineURLSession",
                 "HTTPPipelineCassette", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging",
                 "HTTPPipelineStandard", "HTTPPipelineGzip", "RedactionCorpus",
@@ -341,7 +355,10 @@ let package = Package(
         // the files named on its command line; Scripts/fuzz.sh builds them with libFuzzer.
         .target(
             name: "FuzzChecks",
-            dependencies: ["HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineLogging", "CHTTPPipelineZlib"],
+            dependencies: [
+                "HTTPPipelineRedaction", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineLogging",
+                "CHTTPPipelineZlib",
+            ],
             path: "Fuzz/Checks",
             swiftSettings: swiftSettings
         ),
@@ -383,6 +400,7 @@ let package = Package(
         .testTarget(
             name: "DocSnippetsTests",
             dependencies: [
+                "HTTPPipelineRedaction",
                 "HTTPPipelineURLSession",
                 "DocSnippetsContext", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders",
                 "HTTPPipelineLogging",

@@ -6,6 +6,7 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+import HTTPPipelineRedaction
 #endif
 
 /// One fuzzed surface and the invariants every input must keep on it.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 
 /// The planted secret in the shapes the redaction recognises whatever their name, each set off by
 /// spaces (or a line break) from the text around it, in every place the shapes are looked for.

@@ -1,6 +1,6 @@
 /// One exchange as the logging middleware saw it, already redacted.
 ///
-/// Every string in a record has passed through ``Redaction``: a sink may print it as it is.
+/// Every string in a record has passed through `Redaction`: a sink may print it as it is.
 public struct HTTPLogRecord: Sendable {
     /// How the exchange ended.
     public enum Outcome: Sendable, Equatable {
@@ -14,7 +14,7 @@ public struct HTTPLogRecord: Sendable {
         case bodyFailed(status: Int, kind: String)
     }
 
-    /// One header as logged: the value is ``Redaction/mark`` when the name is secret, and is cut
+    /// One header as logged: the value is `Redaction.mark` when the name is secret, and is cut
     /// to the middleware's header value limit (ending with `… (N more bytes; limit L)`) when
     /// longer.
     public struct Field: Sendable, Equatable {

@@ -1,4 +1,5 @@
 public import HTTPPipeline
+public import HTTPPipelineRedaction
 
 /// The context key of a per-call log level: see `HTTPRequestContext.logLevel`.
 public enum LogLevelKey: HTTPContextKey {

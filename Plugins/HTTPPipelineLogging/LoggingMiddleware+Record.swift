@@ -1,4 +1,5 @@
 import HTTPPipeline
+package import HTTPPipelineRedaction
 
 #if canImport(FoundationNetworking)
 import Foundation
@@ -21,7 +22,7 @@ extension LoggingMiddleware {
             self.contentType = contentType
         }
 
-        /// What a buffered body shows at once; a streamed one shows what a tee saw (``BodyTee``).
+        /// What a buffered body shows at once; a streamed one shows what a tee saw (`BodyTee`).
         init(_ body: HTTPBody?, contentType: String?) {
             self.init(
                 bytes: body.map { $0.bufferedData?.count } ?? 0, prefix: body?.bufferedData, contentType: contentType)
@@ -114,10 +115,7 @@ extension LoggingMiddleware {
 
     /// A short, secret-free name for an error: `cancelled`, `URLError.timedOut`, or its type.
     package static func kind(of error: any Error) -> String {
-        if error is CancellationError { return "cancelled" }
-        if error is BodyTee.Abandoned { return "abandoned" }
-        if let urlError = error as? URLError { return "URLError." + ErrorWords.name(of: urlError.code) }
-        return String(describing: type(of: error))
+        Redaction.errorKind(of: error)
     }
 
     /// An error in words: a `URLError` by name, number and host (Foundation's own text is a
@@ -129,9 +127,6 @@ extension LoggingMiddleware {
 
     /// An error in words, as ``describe(_:)`` says, redacted by `redaction` and cut to `limit`.
     package static func describe(_ error: any Error, redaction: Redaction, limit: Int) -> String {
-        guard error is URLError else { return redaction.text(String(describing: error), limit: limit) }
-        let words = ErrorWords.describe(error)
-        guard words.utf8.count > limit else { return words }
-        return SafeCut.render(Array(words.utf8), limit: limit, unscanned: 0)
+        redaction.describe(error, limit: limit)
     }
 }

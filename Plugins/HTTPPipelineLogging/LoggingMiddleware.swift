@@ -1,4 +1,5 @@
 public import HTTPPipeline
+public import HTTPPipelineRedaction
 
 /// Writes one structured, redacted record per exchange that passes it to a pluggable sink.
 ///
@@ -14,7 +15,7 @@ public import HTTPPipeline
 /// //   > User-Agent: Shelf/2.3
 /// ```
 ///
-/// Redaction is deny-by-default (see ``Redaction``): secrets named as such (headers, query items,
+/// Redaction is deny-by-default (see `Redaction`): secrets named as such (headers, query items,
 /// JSON, form and multipart fields, judged by their words), secrets recognisable by their shape
 /// (tokens with published prefixes, JWTs, private keys, random-looking tokens) wherever they
 /// appear, URL user info, and secrets in error descriptions never reach the sink. Logging never changes the request, the response or the error the caller sees,
@@ -52,7 +53,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
     /// - Parameters:
     ///   - level: How much to record; ``LogLevel/basic`` by default.
     ///   - sink: Where records go.
-    ///   - redaction: What to hide; ``Redaction/default`` hides every built-in kind of secret.
+    ///   - redaction: What to hide; `Redaction.default` hides every built-in kind of secret.
     ///   - bodyLimit: The most bytes of each body shown at ``LogLevel/body``, after redaction.
     ///   - urlLimit: The most bytes of the URL shown, after redaction; 4,096 by default.
     ///   - headerValueLimit: The most bytes of each header value (and of the error description)
@@ -171,7 +172,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
     }
 
     /// How many of a streamed body's first bytes a tee keeps for the record: none below
-    /// ``LogLevel/body``; else as many as ``Redaction/body(_:contentType:limit:)`` reads of a
+    /// ``LogLevel/body``; else as many as `Redaction.body(_:contentType:limit:)` reads of a
     /// buffered body, one byte past what it scans. A copy cut at the limit itself could end inside
     /// a run of text (user info before its `@`, a credential after `Bearer`) whose half no longer
     /// looks like the secret it is part of; with that byte the redaction cuts the copy where no

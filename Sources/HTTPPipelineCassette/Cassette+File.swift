@@ -1,5 +1,5 @@
 public import Foundation
-public import HTTPPipelineLogging
+public import HTTPPipelineRedaction
 
 extension Cassette {
     /// Loads a cassette from a HAR 1.2 file.

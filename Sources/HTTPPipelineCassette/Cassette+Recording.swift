@@ -1,6 +1,6 @@
 import Foundation
 import HTTPPipeline
-import HTTPPipelineLogging
+import HTTPPipelineRedaction
 
 extension Cassette {
     /// Sends a request through `base` and records the exchange once it is whole (see

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPPipeline
-public import HTTPPipelineLogging
+public import HTTPPipelineRedaction
 
 /// Recorded HTTP exchanges, redacted, that a ``RecordingTransport`` fills and a
 /// ``ReplayingTransport`` answers from; written and read as a HAR 1.2 file.

@@ -1,5 +1,5 @@
 import HTTPPipeline
-import HTTPPipelineLogging
+import HTTPPipelineRedaction
 
 extension CassetteRedactor {
     /// The cookies a request sends (its `Cookie` fields), for HAR viewers: names as sent, values

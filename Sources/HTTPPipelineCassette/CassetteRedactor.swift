@@ -1,6 +1,6 @@
 import Foundation
 import HTTPPipeline
-import HTTPPipelineLogging
+import HTTPPipelineRedaction
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -96,14 +96,14 @@ struct CassetteRedactor: Sendable {
     /// Writes why an exchange failed into its response: the error's words, redacted, with its
     /// secrets numbered, and its kind, for a replay to rebuild.
     func failure(_ error: any Error, into response: inout HAR.Response, _ placeholders: inout Placeholders) {
-        let words = LoggingMiddleware.describe(error, redaction: redaction, limit: 1_024)
+        let words = redaction.describe(error, limit: 1_024)
         response.error = placeholders.substitute(
             original: String(describing: error), redacted: words, mark: Redaction.mark)
         if let urlError = error as? URLError {
             response.errorKind = "URLError"
             response.errorCode = urlError.errorCode
         } else {
-            response.errorKind = LoggingMiddleware.kind(of: error)
+            response.errorKind = Redaction.errorKind(of: error)
         }
     }
 

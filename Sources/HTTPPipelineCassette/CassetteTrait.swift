@@ -1,6 +1,6 @@
 public import Foundation
 public import HTTPPipeline
-public import HTTPPipelineLogging
+public import HTTPPipelineRedaction
 public import Testing
 
 /// A Swift Testing trait that gives a test a cassette: recorded from real traffic, or replayed

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPPipeline
-import HTTPPipelineLogging
+import HTTPPipelineRedaction
 
 /// One exchange being recorded: its request as sent, its request body as the transport read it,
 /// and its response as the reader read it. It writes the entry once the exchange is whole: at

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPPipeline
-import HTTPPipelineLogging
+import HTTPPipelineRedaction
 
 /// What differs between a live request and a recorded one, under the rules.
 enum Matching {

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPPipeline
-import HTTPPipelineLogging
+import HTTPPipelineRedaction
 
 /// One entry made ready to match and answer: its request as compared (placeholders written as
 /// the plain mark) and its response, built once.

@@ -6,6 +6,7 @@ public import HTTPPipelineGzip
 public import HTTPPipelineHeaders
 public import HTTPPipelineHedging
 public import HTTPPipelineLogging
+public import HTTPPipelineRedaction
 public import HTTPPipelineRedirect
 public import HTTPPipelineRetry
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineCassette
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import HTTPPipelineTesting
 import Testing
 

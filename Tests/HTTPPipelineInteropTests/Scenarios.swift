@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineHeaders
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import HTTPPipelineRedirect
 import HTTPPipelineRetry
 import HTTPPipelineStandard

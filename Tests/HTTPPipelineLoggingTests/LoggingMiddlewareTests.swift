@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import HTTPPipelineTesting
 import Testing
 

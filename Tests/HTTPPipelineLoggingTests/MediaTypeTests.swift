@@ -1,4 +1,5 @@
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import HTTPPipelineTesting
 import Testing
 

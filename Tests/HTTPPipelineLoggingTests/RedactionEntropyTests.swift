@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HTTPPipelineLogging
+@testable import HTTPPipelineRedaction
 
 /// How well random-looking tokens are told from things people and programs spell, measured.
 @Suite("Random-looking tokens")

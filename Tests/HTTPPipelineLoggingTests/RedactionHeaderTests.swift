@@ -1,4 +1,5 @@
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import Testing
 
 @Suite("Redaction of headers")

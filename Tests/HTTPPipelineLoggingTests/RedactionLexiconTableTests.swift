@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HTTPPipelineLogging
+@testable import HTTPPipelineRedaction
 
 /// The lexicon's tables agree with its lists.
 @Suite struct RedactionLexiconTableTests {

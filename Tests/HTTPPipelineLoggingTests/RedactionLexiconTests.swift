@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import Testing
 
 /// Names are judged by their words (camelCase, snake_case, kebab-case, dots), so a name the lists

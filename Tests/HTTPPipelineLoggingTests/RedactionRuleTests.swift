@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import Testing
 
 /// Your own shapes: tokens a rule matches are hidden on every surface, whatever their name.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import Testing
 
 /// Secrets recognised by their shape are redacted on every surface, whatever their name; values

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import Testing
 
 /// Secrets hidden by the structure around them: escaped JSON keys at any size, values on the

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HTTPPipelineLogging
+@testable import HTTPPipelineRedaction
 
 /// Where a long URL may be cut before it is scanned. Foundation's `URL` refuses the authorities
 /// below, but the redaction also sees URLs as text (in error descriptions and bodies), so the cut

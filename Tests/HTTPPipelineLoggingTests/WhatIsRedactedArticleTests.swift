@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import HTTPPipelineTesting
 import Testing
 

@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineGzip
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing

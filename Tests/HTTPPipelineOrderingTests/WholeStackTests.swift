@@ -4,6 +4,7 @@ import HTTPPipelineAuth
 import HTTPPipelineGzip
 import HTTPPipelineHeaders
 import HTTPPipelineLogging
+import HTTPPipelineRedaction
 import HTTPPipelineRetry
 import HTTPPipelineStandard
 import HTTPPipelineTesting

@@ -10,13 +10,13 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/LoggingMiddleware.swift", line: 6)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/LoggingMiddleware.swift", line: 7)
 import HTTPPipelineHeaders
 #sourceLocation()
 
-// Plugins/HTTPPipelineLogging/LoggingMiddleware.swift:6
-@MainActor private func snippetAtLine6() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/LoggingMiddleware.swift", line: 8)
+// Plugins/HTTPPipelineLogging/LoggingMiddleware.swift:7
+@MainActor private func snippetAtLine7() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/LoggingMiddleware.swift", line: 9)
 let pipeline = try Pipeline(transport: URLSessionTransport()) {
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])
     LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())

@@ -26,7 +26,7 @@ extension Redaction {
     ///
     /// - Parameter entropy: Whether random-looking tokens count as secrets (off for values whose
     ///   name says they are identifiers).
-    func text(_ text: String, limit: Int, entropy: Bool = true) -> String {
+    package func text(_ text: String, limit: Int, entropy: Bool = true) -> String {
         let utf8 = text.utf8
         let limit = max(0, limit)
         let cap = min(Self.textScanLimit, Self.scanCap(limit: limit))

@@ -3,7 +3,7 @@ public import Foundation
 extension Redaction {
     /// However large the limit, a body is never scanned past this many bytes (unless the limit
     /// itself is larger).
-    static let bodyScanCeiling = 4 << 20
+    package static let bodyScanCeiling = 4 << 20
 
     /// A body as it should appear in the log.
     ///
@@ -41,7 +41,7 @@ extension Redaction {
 
     /// ``body(_:contentType:limit:)`` for the first bytes of a longer body (a streamed one, of
     /// which only a prefix was kept): sizes and notes give `total`, the whole body's size.
-    func body(_ data: Data, contentType: String?, limit: Int, total: Int) -> String {
+    package func body(_ data: Data, contentType: String?, limit: Int, total: Int) -> String {
         guard !data.isEmpty else { return "" }
         let total = max(total, data.count)
         let limit = max(0, limit)
@@ -80,7 +80,7 @@ extension Redaction {
 
     /// The bytes scanned for a given output limit: four times the limit, at most
     /// ``bodyScanCeiling`` unless the limit is larger.
-    static func scanCap(limit: Int) -> Int {
+    package static func scanCap(limit: Int) -> Int {
         let (quadruple, overflow) = limit.multipliedReportingOverflow(by: 4)
         return min(overflow ? Int.max - 1 : quadruple, max(limit, bodyScanCeiling))
     }

@@ -26,7 +26,7 @@ extension Redaction {
     /// ``SafeCut/urlScanPrefix(_:cap:)``); one with nowhere safe to cut is redacted whole. The
     /// text is never cut first and redacted after: whether a part is secret can depend on what
     /// follows it (the `@` that ends user info).
-    func url(_ url: URL, limit: Int) -> String {
+    package func url(_ url: URL, limit: Int) -> String {
         let limit = max(0, limit)
         let text = url.absoluteString
         let cap = Self.scanCap(limit: limit)
@@ -76,7 +76,7 @@ extension Redaction {
     ///   - bytes: The URL's text.
     ///   - depth: How deeply nested this URL was found; bounds the recursion.
     /// - Returns: The redacted text.
-    func redactURL(_ bytes: ArraySlice<UInt8>, depth: Int) -> [UInt8] {
+    package func redactURL(_ bytes: ArraySlice<UInt8>, depth: Int) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = bytes.startIndex

@@ -197,7 +197,7 @@ public struct Redaction: Sendable {
     /// The header value to log, as by ``headerValue(name:value:)``, cut to at most `limit` bytes
     /// after redaction, with a note `… (N more bytes)` when anything was left out. The mark of a
     /// secret header is never cut.
-    func headerValue(name: String, value: String, limit: Int) -> String {
+    package func headerValue(name: String, value: String, limit: Int) -> String {
         if isAllowedHeader(name) {
             // Shown as it is: only the cut applies (with room to see a character across it whole).
             guard value.utf8.count > limit else { return value }
