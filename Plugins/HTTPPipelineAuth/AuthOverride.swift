@@ -16,8 +16,8 @@ public enum AuthOverride: Sendable {
 }
 
 /// The context key of a per-call auth override: see `HTTPRequestContext.auth`.
-public enum AuthOverrideKey: HTTPContextKey {
-    public typealias Value = AuthOverride
+package enum AuthOverrideKey: HTTPContextKey {
+    package typealias Value = AuthOverride
 }
 
 extension HTTPRequestContext {

@@ -1,8 +1,8 @@
 public import HTTPPipeline
 
 /// The context key of a call's circuit: see `HTTPRequestContext.circuitBreakerKey`.
-public enum CircuitBreakerKey: HTTPContextKey {
-    public typealias Value = String
+package enum CircuitBreakerKey: HTTPContextKey {
+    package typealias Value = String
 }
 
 extension HTTPRequestContext {

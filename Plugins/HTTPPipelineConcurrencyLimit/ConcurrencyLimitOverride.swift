@@ -18,8 +18,8 @@ public enum ConcurrencyLimitOverride: Sendable, Equatable {
 
 /// The context key of a call's concurrency-limit override: see
 /// `HTTPRequestContext.concurrencyLimit`.
-public enum ConcurrencyLimitOverrideKey: HTTPContextKey {
-    public typealias Value = ConcurrencyLimitOverride
+package enum ConcurrencyLimitOverrideKey: HTTPContextKey {
+    package typealias Value = ConcurrencyLimitOverride
 }
 
 extension HTTPRequestContext {

@@ -15,8 +15,8 @@ public enum GzipOverride: Sendable {
 }
 
 /// The context key of a per-call gzip override: see `HTTPRequestContext.gzip`.
-public enum GzipOverrideKey: HTTPContextKey {
-    public typealias Value = GzipOverride
+package enum GzipOverrideKey: HTTPContextKey {
+    package typealias Value = GzipOverride
 }
 
 extension HTTPRequestContext {

@@ -20,13 +20,13 @@ public enum HedgingOverride: Sendable {
 }
 
 /// The context key of a call's hedging override: see `HTTPRequestContext.hedging`.
-public enum HedgingOverrideKey: HTTPContextKey {
-    public typealias Value = HedgingOverride
+package enum HedgingOverrideKey: HTTPContextKey {
+    package typealias Value = HedgingOverride
 }
 
 /// The context key of an attempt's number under hedging: see `HTTPRequestContext.hedgeAttempt`.
-public enum HedgeAttemptKey: HTTPContextKey {
-    public typealias Value = Int
+package enum HedgeAttemptKey: HTTPContextKey {
+    package typealias Value = Int
 }
 
 extension HTTPRequestContext {

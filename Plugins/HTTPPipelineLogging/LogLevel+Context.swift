@@ -2,8 +2,8 @@ public import HTTPPipeline
 public import HTTPPipelineRedaction
 
 /// The context key of a per-call log level: see `HTTPRequestContext.logLevel`.
-public enum LogLevelKey: HTTPContextKey {
-    public typealias Value = LogLevel
+package enum LogLevelKey: HTTPContextKey {
+    package typealias Value = LogLevel
 }
 
 extension HTTPRequestContext {

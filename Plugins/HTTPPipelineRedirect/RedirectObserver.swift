@@ -1,8 +1,8 @@
 public import HTTPPipeline
 
 /// The context key of a call's redirect observer: see `HTTPRequestContext.onRedirect`.
-public enum RedirectObserverKey: HTTPContextKey {
-    public typealias Value = @Sendable (HTTPRedirectHop) -> Void
+package enum RedirectObserverKey: HTTPContextKey {
+    package typealias Value = @Sendable (HTTPRedirectHop) -> Void
 }
 
 extension HTTPRequestContext {

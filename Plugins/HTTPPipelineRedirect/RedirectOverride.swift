@@ -17,8 +17,8 @@ public enum RedirectOverride: Sendable, Equatable {
 }
 
 /// The context key of a per-call redirect override: see `HTTPRequestContext.redirects`.
-public enum RedirectOverrideKey: HTTPContextKey {
-    public typealias Value = RedirectOverride
+package enum RedirectOverrideKey: HTTPContextKey {
+    package typealias Value = RedirectOverride
 }
 
 extension HTTPRequestContext {

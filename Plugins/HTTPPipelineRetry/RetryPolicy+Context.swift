@@ -1,8 +1,8 @@
 public import HTTPPipeline
 
 /// The context key of a per-call retry policy: see `HTTPRequestContext.retryPolicy`.
-public enum RetryPolicyKey: HTTPContextKey {
-    public typealias Value = RetryPolicy
+package enum RetryPolicyKey: HTTPContextKey {
+    package typealias Value = RetryPolicy
 }
 
 extension HTTPRequestContext {

@@ -16,13 +16,13 @@ public enum TimeoutOverride: Sendable, Equatable {
 }
 
 /// The context key of a call's total-deadline override: see `HTTPRequestContext.totalTimeout`.
-public enum TotalTimeoutKey: HTTPContextKey {
-    public typealias Value = TimeoutOverride
+package enum TotalTimeoutKey: HTTPContextKey {
+    package typealias Value = TimeoutOverride
 }
 
 /// The context key of a call's per-attempt override: see `HTTPRequestContext.attemptTimeout`.
-public enum AttemptTimeoutKey: HTTPContextKey {
-    public typealias Value = TimeoutOverride
+package enum AttemptTimeoutKey: HTTPContextKey {
+    package typealias Value = TimeoutOverride
 }
 
 extension HTTPRequestContext {

@@ -11,13 +11,13 @@ public import Foundation
 /// let error = URLError(.cannotConnectToHost)
 /// print(ErrorWords.describe(error))   // cannotConnectToHost (URLError -1004)
 /// ```
-public enum ErrorWords {
+package enum ErrorWords {
     /// The symbolic name of a `URLError` code, as written in Swift (`cannotConnectToHost`), or
     /// `code <n>` for a code Foundation does not name.
     ///
     /// - Parameter code: The code.
     /// - Returns: Its name.
-    public static func name(of code: URLError.Code) -> String {
+    package static func name(of code: URLError.Code) -> String {
         urlErrorNames[code.rawValue] ?? "code \(code.rawValue)"
     }
 
@@ -28,7 +28,7 @@ public enum ErrorWords {
     ///
     /// - Parameter error: The error.
     /// - Returns: For example `cannotConnectToHost (URLError -1004) to 127.0.0.1:8080`.
-    public static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         switch error {
         case is CancellationError:
             return "cancelled"

@@ -64,8 +64,8 @@ public struct HTTPDeadline: Sendable, CustomStringConvertible {
 }
 
 /// The context key of a call's deadline: see `HTTPRequestContext.deadline`.
-public enum HTTPDeadlineKey: HTTPContextKey {
-    public typealias Value = HTTPDeadline
+package enum HTTPDeadlineKey: HTTPContextKey {
+    package typealias Value = HTTPDeadline
 }
 
 extension HTTPRequestContext {

@@ -67,8 +67,8 @@ public struct HTTPRedirectHop: Sendable, Hashable {
 }
 
 /// The context key of a call's redirect history: see `HTTPRequestContext.redirectHistory`.
-public enum HTTPRedirectHistoryKey: HTTPContextKey {
-    public typealias Value = HTTPRedirectHistory
+package enum HTTPRedirectHistoryKey: HTTPContextKey {
+    package typealias Value = HTTPRedirectHistory
 }
 
 extension HTTPRequestContext {

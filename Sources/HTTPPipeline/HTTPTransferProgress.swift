@@ -42,8 +42,8 @@ public struct HTTPTransferProgress: Sendable, Equatable {
 }
 
 /// The context key of a request's progress observer: see `HTTPRequestContext.progress`.
-public enum HTTPTransferProgressKey: HTTPContextKey {
-    public typealias Value = @Sendable (HTTPTransferProgress) -> Void
+package enum HTTPTransferProgressKey: HTTPContextKey {
+    package typealias Value = @Sendable (HTTPTransferProgress) -> Void
 }
 
 extension HTTPRequestContext {

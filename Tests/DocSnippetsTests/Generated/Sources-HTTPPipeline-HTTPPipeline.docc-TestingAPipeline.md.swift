@@ -20,10 +20,10 @@ import Testing
 #sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 93)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 198)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 196)
 import HTTPPipelineCassette
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 199)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 197)
 import HTTPPipelineStandard
 #sourceLocation()
 
@@ -93,8 +93,8 @@ _ = mismatch
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:122
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 122)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:120
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 120)
 @Test private func requestIDKeepsTheContract() async {
     var request = HTTPRequest(url: URL(string: "https://api.example.com/books")!)
     request.fields["X-Request-ID"] = "caller"
@@ -103,16 +103,16 @@ _ = mismatch
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:135
-@MainActor private func snippetAtLine135() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 135)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:133
+@MainActor private func snippetAtLine133() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 133)
 let report = await MiddlewareContract(mayAnswerWithoutCallingNext: true).check { ResponseCache() }
 #sourceLocation()
 _ = report
 }
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:145
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 145)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:143
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 143)
 @Test private func theStackTalksToARealServer() async throws {
     let server = LoopbackServer()
     server.route("GET", "/books/1", .init(status: 200, body: Data(#"{"id": 1}"#.utf8)))
@@ -126,8 +126,8 @@ _ = report
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:166
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 166)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:164
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 164)
 @Test private func aResponseCutShortIsAnErrorNotAShortBody() async throws {
     let server = LoopbackServer()
     server.route("GET", "/report", .init(body: .abort(after: 10, of: .bytes(Data(count: 1_000)))))
@@ -140,8 +140,8 @@ _ = report
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:198
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 201)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:196
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 199)
 // Marked @Test(.cassette("books")) in a test target.
 private func theCatalogLoadsItsBooks() async throws {
     let pipeline = try StandardPipeline.build(over: CassetteTrait.transport(over: URLSessionTransport()))
