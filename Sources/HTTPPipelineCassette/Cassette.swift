@@ -81,7 +81,7 @@ public final class Cassette: Sendable {
     ///   - entries: The entries.
     ///   - redaction: What is hidden in entries recorded from now on, and in live requests before
     ///     they are compared with these.
-    public init(entries: [HAR.Entry], redaction: Redaction = .default) {
+    package init(entries: [HAR.Entry], redaction: Redaction = .default) {
         state = Locked(State(entries: entries))
         redactor = CassetteRedactor(redaction: redaction)
     }
@@ -90,7 +90,7 @@ public final class Cassette: Sendable {
     /// (which may differ from the order a transport below put them on the wire). An entry is
     /// added when its exchange is whole, in its place: a request sent earlier but answered later
     /// lands before entries already here.
-    public var entries: [HAR.Entry] {
+    package var entries: [HAR.Entry] {
         state.withLock { $0.entries }
     }
 }

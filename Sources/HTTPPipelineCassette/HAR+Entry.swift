@@ -1,26 +1,26 @@
 extension HAR {
     /// One exchange: when it started, how long it took, the request, the response.
-    public struct Entry: Codable, Sendable, Equatable {
+    package struct Entry: Codable, Sendable, Equatable {
         /// The page the request belongs to, in a browser's archive.
-        public var pageref: String?
+        package var pageref: String?
         /// When the request started, in ISO 8601 with fractional seconds.
-        public var startedDateTime: String
+        package var startedDateTime: String
         /// The whole exchange, in milliseconds.
-        public var time: Double
+        package var time: Double
         /// The request.
-        public var request: Request
+        package var request: Request
         /// The response.
-        public var response: Response
+        package var response: Response
         /// What the cache held; empty in a cassette.
-        public var cache: Cache
+        package var cache: Cache
         /// Where the time went, in milliseconds.
-        public var timings: Timings
+        package var timings: Timings
         /// The server's IP address.
-        public var serverIPAddress: String?
+        package var serverIPAddress: String?
         /// The connection's identifier.
-        public var connection: String?
+        package var connection: String?
         /// A comment.
-        public var comment: String?
+        package var comment: String?
 
         /// Creates an entry.
         ///
@@ -30,7 +30,7 @@ extension HAR {
         ///   - request: The request.
         ///   - response: The response.
         ///   - timings: Where the time went.
-        public init(startedDateTime: String, time: Double, request: Request, response: Response, timings: Timings) {
+        package init(startedDateTime: String, time: Double, request: Request, response: Response, timings: Timings) {
             self.startedDateTime = startedDateTime
             self.time = time
             self.request = request
@@ -41,32 +41,32 @@ extension HAR {
     }
 
     /// The state of the cache around a request: nothing in a cassette.
-    public struct Cache: Codable, Sendable, Equatable {
+    package struct Cache: Codable, Sendable, Equatable {
         /// A comment.
-        public var comment: String?
+        package var comment: String?
 
         /// An empty cache record.
-        public init() {}
+        package init() {}
     }
 
     /// Where an exchange's time went, in milliseconds; `-1` where not known.
-    public struct Timings: Codable, Sendable, Equatable {
+    package struct Timings: Codable, Sendable, Equatable {
         /// Waiting for a connection.
-        public var blocked: Double?
+        package var blocked: Double?
         /// Resolving the host name.
-        public var dns: Double?
+        package var dns: Double?
         /// Opening the connection.
-        public var connect: Double?
+        package var connect: Double?
         /// Sending the request.
-        public var send: Double
+        package var send: Double
         /// Waiting for the first byte of the response.
-        public var wait: Double
+        package var wait: Double
         /// Reading the response.
-        public var receive: Double
+        package var receive: Double
         /// The TLS handshake.
-        public var ssl: Double?
+        package var ssl: Double?
         /// A comment.
-        public var comment: String?
+        package var comment: String?
 
         /// Creates timings.
         ///
@@ -74,7 +74,7 @@ extension HAR {
         ///   - send: Sending the request.
         ///   - wait: Waiting for the response.
         ///   - receive: Reading the response.
-        public init(send: Double, wait: Double, receive: Double) {
+        package init(send: Double, wait: Double, receive: Double) {
             self.send = send
             self.wait = wait
             self.receive = receive

@@ -1,26 +1,26 @@
 extension HAR {
     /// A request as the archive records it.
-    public struct Request: Codable, Sendable, Equatable {
+    package struct Request: Codable, Sendable, Equatable {
         /// The method, for example `GET`.
-        public var method: String
+        package var method: String
         /// The absolute URL (a cassette keeps a fragment, redacted, as the request had it).
-        public var url: String
+        package var url: String
         /// The protocol, for example `HTTP/1.1`.
-        public var httpVersion: String
+        package var httpVersion: String
         /// The cookies sent.
-        public var cookies: [Cookie]
+        package var cookies: [Cookie]
         /// The header fields, in order.
-        public var headers: [NameValue]
+        package var headers: [NameValue]
         /// The query items, in order.
-        public var queryString: [NameValue]
+        package var queryString: [NameValue]
         /// The body, when there is one.
-        public var postData: PostData?
+        package var postData: PostData?
         /// The bytes of the head; `-1` when not known.
-        public var headersSize: Int
+        package var headersSize: Int
         /// The bytes of the body; `-1` when not known.
-        public var bodySize: Int
+        package var bodySize: Int
         /// A comment.
-        public var comment: String?
+        package var comment: String?
 
         /// Creates a request.
         ///
@@ -31,7 +31,7 @@ extension HAR {
         ///   - queryString: The query items.
         ///   - postData: The body, if any.
         ///   - bodySize: The bytes of the body.
-        public init(
+        package init(
             method: String,
             url: String,
             headers: [NameValue],
@@ -52,18 +52,18 @@ extension HAR {
     }
 
     /// A request body.
-    public struct PostData: Codable, Sendable, Equatable {
+    package struct PostData: Codable, Sendable, Equatable {
         /// Its media type (the `Content-Type` value).
-        public var mimeType: String
+        package var mimeType: String
         /// Form parameters; a cassette writes ``text`` instead.
-        public var params: [Param]?
+        package var params: [Param]?
         /// The body as text; base64 when ``encoding`` says so (an extension HAR viewers share with
         /// ``Content/encoding``).
-        public var text: String?
+        package var text: String?
         /// `"base64"` for a binary body.
-        public var encoding: String?
+        package var encoding: String?
         /// A comment.
-        public var comment: String?
+        package var comment: String?
 
         /// Creates a body record.
         ///
@@ -71,7 +71,7 @@ extension HAR {
         ///   - mimeType: The media type.
         ///   - text: The body as text, or base64.
         ///   - encoding: `"base64"` when `text` is base64.
-        public init(mimeType: String, text: String, encoding: String? = nil) {
+        package init(mimeType: String, text: String, encoding: String? = nil) {
             self.mimeType = mimeType
             self.text = text
             self.encoding = encoding
@@ -79,16 +79,16 @@ extension HAR {
     }
 
     /// One posted form parameter.
-    public struct Param: Codable, Sendable, Equatable {
+    package struct Param: Codable, Sendable, Equatable {
         /// Its name.
-        public var name: String
+        package var name: String
         /// Its value.
-        public var value: String?
+        package var value: String?
         /// The file name of an uploaded file.
-        public var fileName: String?
+        package var fileName: String?
         /// The media type of an uploaded file.
-        public var contentType: String?
+        package var contentType: String?
         /// A comment.
-        public var comment: String?
+        package var comment: String?
     }
 }

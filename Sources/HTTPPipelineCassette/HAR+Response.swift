@@ -1,35 +1,35 @@
 extension HAR {
     /// A response as the archive records it.
-    public struct Response: Codable, Sendable, Equatable {
+    package struct Response: Codable, Sendable, Equatable {
         /// The status code.
-        public var status: Int
+        package var status: Int
         /// The reason phrase, for example `OK`.
-        public var statusText: String
+        package var statusText: String
         /// The protocol, for example `HTTP/1.1`.
-        public var httpVersion: String
+        package var httpVersion: String
         /// The cookies set.
-        public var cookies: [Cookie]
+        package var cookies: [Cookie]
         /// The header fields, in order.
-        public var headers: [NameValue]
+        package var headers: [NameValue]
         /// The body.
-        public var content: Content
+        package var content: Content
         /// The `Location` of a redirect, or `""`.
-        public var redirectURL: String
+        package var redirectURL: String
         /// The bytes of the head; `-1` when not known.
-        public var headersSize: Int
+        package var headersSize: Int
         /// The bytes of the body as received; `-1` when not known.
-        public var bodySize: Int
+        package var bodySize: Int
         /// A comment.
-        public var comment: String?
+        package var comment: String?
         /// Why no response, or no whole body, came: the error's description, redacted (`_error`,
         /// as browsers write a failed request: status 0). `nil` for a whole exchange.
-        public var error: String?
+        package var error: String?
         /// The error's kind, as a replay rebuilds it (`_errorKind`): `cancelled` (the caller gave
         /// up first), `abandoned` (the body was dropped unread), `URLError` (with ``errorCode``),
         /// or another error's type name.
-        public var errorKind: String?
+        package var errorKind: String?
         /// A `URLError`'s code (`_errorCode`).
-        public var errorCode: Int?
+        package var errorCode: Int?
 
         enum CodingKeys: String, CodingKey {
             case status, statusText, httpVersion, cookies, headers, content, redirectURL, headersSize, bodySize
@@ -46,7 +46,7 @@ extension HAR {
         ///   - headers: The header fields.
         ///   - content: The body.
         ///   - redirectURL: The `Location` of a redirect, or `""`.
-        public init(status: Int, headers: [NameValue], content: Content, redirectURL: String = "") {
+        package init(status: Int, headers: [NameValue], content: Content, redirectURL: String = "") {
             self.status = status
             self.statusText = HAR.reasonPhrase(status)
             self.httpVersion = "HTTP/1.1"
@@ -60,26 +60,26 @@ extension HAR {
     }
 
     /// A response body.
-    public struct Content: Codable, Sendable, Equatable {
+    package struct Content: Codable, Sendable, Equatable {
         /// Its length in bytes, decoded.
-        public var size: Int
+        package var size: Int
         /// Bytes saved by compression.
-        public var compression: Int?
+        package var compression: Int?
         /// Its media type (the `Content-Type` value).
-        public var mimeType: String
+        package var mimeType: String
         /// The body as text, or base64 when ``encoding`` is `"base64"`.
-        public var text: String?
+        package var text: String?
         /// `"base64"` for a binary body.
-        public var encoding: String?
+        package var encoding: String?
         /// A comment.
-        public var comment: String?
+        package var comment: String?
         /// The sizes of the chunks a streamed body arrived in (`_chunks`), so a replay streams it
         /// the same way; `nil` for a buffered body.
-        public var chunks: [Int]?
+        package var chunks: [Int]?
         /// `true` when ``text`` is only a summary of a body the cassette did not keep
         /// (`_notRecorded`): one it could not read for secrets, or one past its limit. A replay
         /// serves the summary with the head as recorded, its `Content-Encoding` included.
-        public var notRecorded: Bool?
+        package var notRecorded: Bool?
 
         enum CodingKeys: String, CodingKey {
             case size, compression, mimeType, text, encoding, comment
@@ -94,7 +94,7 @@ extension HAR {
         ///   - mimeType: The media type.
         ///   - text: The body as text, or base64.
         ///   - encoding: `"base64"` when `text` is base64.
-        public init(size: Int, mimeType: String, text: String?, encoding: String? = nil) {
+        package init(size: Int, mimeType: String, text: String?, encoding: String? = nil) {
             self.size = size
             self.mimeType = mimeType
             self.text = text

@@ -4,32 +4,32 @@
 /// [HAR 1.2 specification](http://www.softwareishard.com/blog/har-12-spec/) spells, so a cassette
 /// opens in browser developer tools and HAR viewers, and a HAR saved by them loads as a cassette.
 /// Optional members of the specification are optionals here and are left out when `nil`.
-public enum HAR {
+package enum HAR {
     /// A whole HAR file: one object with a `log`.
-    public struct File: Codable, Sendable, Equatable {
+    package struct File: Codable, Sendable, Equatable {
         /// The log.
-        public var log: Log
+        package var log: Log
 
         /// Creates a file around a log.
         ///
         /// - Parameter log: The log.
-        public init(log: Log) {
+        package init(log: Log) {
             self.log = log
         }
     }
 
     /// The root of the archive: its version, its creator and its entries.
-    public struct Log: Codable, Sendable, Equatable {
+    package struct Log: Codable, Sendable, Equatable {
         /// The format version, `"1.2"`.
-        public var version: String
+        package var version: String
         /// The application that wrote the file.
-        public var creator: Creator
+        package var creator: Creator
         /// The browser that made the requests, when one did.
-        public var browser: Creator?
+        package var browser: Creator?
         /// One entry per exchange (a cassette writes them in the order their requests were sent).
-        public var entries: [Entry]
+        package var entries: [Entry]
         /// A comment.
-        public var comment: String?
+        package var comment: String?
 
         /// Creates a log.
         ///
@@ -37,7 +37,7 @@ public enum HAR {
         ///   - version: The format version; `"1.2"` by default.
         ///   - creator: The application writing the file.
         ///   - entries: The exchanges.
-        public init(version: String = "1.2", creator: Creator = .pipeline, entries: [Entry]) {
+        package init(version: String = "1.2", creator: Creator = .pipeline, entries: [Entry]) {
             self.version = version
             self.creator = creator
             self.entries = entries
@@ -45,74 +45,74 @@ public enum HAR {
     }
 
     /// The application (or browser) that wrote the archive.
-    public struct Creator: Codable, Sendable, Equatable {
+    package struct Creator: Codable, Sendable, Equatable {
         /// Its name.
-        public var name: String
+        package var name: String
         /// Its version.
-        public var version: String
+        package var version: String
         /// A comment.
-        public var comment: String?
+        package var comment: String?
 
         /// Creates a creator.
         ///
         /// - Parameters:
         ///   - name: The name.
         ///   - version: The version.
-        public init(name: String, version: String) {
+        package init(name: String, version: String) {
             self.name = name
             self.version = version
         }
 
         /// This package, as the creator of the cassettes it writes.
-        public static let pipeline = Creator(name: "swift-http-pipeline", version: "1")
+        package static let pipeline = Creator(name: "swift-http-pipeline", version: "1")
     }
 
     /// A header field or a query item: a name and a value.
-    public struct NameValue: Codable, Sendable, Equatable {
+    package struct NameValue: Codable, Sendable, Equatable {
         /// The name.
-        public var name: String
+        package var name: String
         /// The value.
-        public var value: String
+        package var value: String
         /// A comment.
-        public var comment: String?
+        package var comment: String?
 
         /// Creates a pair.
         ///
         /// - Parameters:
         ///   - name: The name.
         ///   - value: The value.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
     /// A cookie sent or set.
-    public struct Cookie: Codable, Sendable, Equatable {
+    package struct Cookie: Codable, Sendable, Equatable {
         /// Its name.
-        public var name: String
+        package var name: String
         /// Its value.
-        public var value: String
+        package var value: String
         /// Its path.
-        public var path: String?
+        package var path: String?
         /// Its domain.
-        public var domain: String?
+        package var domain: String?
         /// When it expires: HAR asks for ISO 8601; a cassette keeps the `Expires` attribute as the
         /// server wrote it.
-        public var expires: String?
+        package var expires: String?
         /// Whether it is HTTP only.
-        public var httpOnly: Bool?
+        package var httpOnly: Bool?
         /// Whether it is sent over secure connections only.
-        public var secure: Bool?
+        package var secure: Bool?
         /// A comment.
-        public var comment: String?
+        package var comment: String?
 
         /// Creates a cookie.
         ///
         /// - Parameters:
         ///   - name: The name.
         ///   - value: The value.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
