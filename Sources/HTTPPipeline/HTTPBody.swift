@@ -181,15 +181,41 @@ public struct HTTPBody: Sendable, AsyncSequence {
 }
 
 /// Why a body could not be read.
-public enum HTTPBodyError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// A struct with a private code, so that a kind of failure added later breaks no `switch`:
+/// compare with `==` (`error == .alreadyConsumed`) or ask ``isTooLarge``.
+public struct HTTPBodyError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case tooLarge
+        case alreadyConsumed
+    }
+
+    private let code: Code
+    /// The limit the body was read with, when it was longer; `nil` otherwise.
+    public let limit: Int?
+
+    private init(_ code: Code, limit: Int? = nil) {
+        self.code = code
+        self.limit = limit
+    }
+
     /// The body is longer than the limit it was read with.
-    case tooLarge(limit: Int)
+    ///
+    /// - Parameter limit: The limit.
+    /// - Returns: The error.
+    public static func tooLarge(limit: Int) -> HTTPBodyError {
+        HTTPBodyError(.tooLarge, limit: limit)
+    }
+
     /// The body is a single-pass stream that was already read.
-    case alreadyConsumed
+    public static let alreadyConsumed = HTTPBodyError(.alreadyConsumed)
+
+    /// Whether the body was longer than the limit it was read with, whatever the limit.
+    public var isTooLarge: Bool { code == .tooLarge }
 
     public var description: String {
-        switch self {
-        case .tooLarge(let limit): "the body is longer than \(limit) bytes"
+        switch code {
+        case .tooLarge: "the body is longer than \(limit ?? 0) bytes"
         case .alreadyConsumed: "the body is a stream that was already read; it cannot be read again"
         }
     }

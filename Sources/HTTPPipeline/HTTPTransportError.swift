@@ -1,16 +1,47 @@
 /// A failure of a transport that is not a `URLError`: the request could not be sent, or the
 /// reply was not HTTP.
 ///
+/// A struct with a private code, so that a kind of failure added later breaks no `switch`:
+/// compare with `==` (`error == .nonHTTPResponse`) or ask ``isInvalidRequest``.
+///
+/// ```swift
+/// let error = HTTPTransportError.invalidRequest(reason: "the URL has no host")
+/// print(error.isInvalidRequest, error.reason ?? "", error)
+/// ```
+///
 /// Its descriptions never include a URL, a header or a body, so it is safe to log.
-public enum HTTPTransportError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct HTTPTransportError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case invalidRequest
+        case nonHTTPResponse
+    }
+
+    private let code: Code
+    /// What is wrong with the request, for an invalid request; `nil` otherwise.
+    public let reason: String?
+
+    private init(_ code: Code, reason: String? = nil) {
+        self.code = code
+        self.reason = reason
+    }
+
     /// The request cannot be sent as it is; `reason` says what is wrong with it.
-    case invalidRequest(reason: String)
+    ///
+    /// - Parameter reason: What is wrong, in words that hold no secret.
+    /// - Returns: The error.
+    public static func invalidRequest(reason: String) -> HTTPTransportError {
+        HTTPTransportError(.invalidRequest, reason: reason)
+    }
+
     /// The URL loading system answered with something other than an HTTP response.
-    case nonHTTPResponse
+    public static let nonHTTPResponse = HTTPTransportError(.nonHTTPResponse)
+
+    /// Whether the request could not be sent as it is, whatever the reason.
+    public var isInvalidRequest: Bool { code == .invalidRequest }
 
     public var description: String {
-        switch self {
-        case .invalidRequest(let reason): "invalid request: \(reason)"
+        switch code {
+        case .invalidRequest: "invalid request: \(reason ?? "")"
         case .nonHTTPResponse: "the server's reply was not an HTTP response"
         }
     }

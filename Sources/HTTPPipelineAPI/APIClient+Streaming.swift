@@ -88,8 +88,8 @@ extension APIClient {
         return try await Self.transported {
             do {
                 return try await response.body.write(to: destination, limit: limit)
-            } catch HTTPBodyError.tooLarge(let limit) {
-                throw APIError.responseTooLarge(limit: limit)
+            } catch let error as HTTPBodyError where error.isTooLarge {
+                throw APIError.responseTooLarge(limit: error.limit ?? 0)
             }
         }
     }

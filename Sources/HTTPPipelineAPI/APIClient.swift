@@ -90,7 +90,7 @@ public struct APIClient: Sendable {
         let data = try await Self.transported {
             do {
                 return try await response.body.collect(upTo: limit)
-            } catch HTTPBodyError.tooLarge {
+            } catch let error as HTTPBodyError where error.isTooLarge {
                 throw APIError.responseTooLarge(limit: limit)
             }
         }

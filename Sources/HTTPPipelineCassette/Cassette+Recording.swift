@@ -33,7 +33,7 @@ extension Cassette {
         guard let body else { return nil }
         do {
             return try await body.collect(upTo: limit)
-        } catch HTTPBodyError.tooLarge {
+        } catch let error as HTTPBodyError where error.isTooLarge {
             throw CassetteError.bodyTooLarge(limit: limit)
         }
     }

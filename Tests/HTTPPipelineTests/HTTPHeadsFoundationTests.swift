@@ -32,7 +32,9 @@ import FoundationNetworking
         #expect {
             try URLRequest(head)
         } throws: { error in
-            guard case HTTPTransportError.invalidRequest(let reason) = error else { return false }
+            guard let error = error as? HTTPTransportError, error.isInvalidRequest, let reason = error.reason else {
+                return false
+            }
             return !reason.contains("secret")
         }
     }

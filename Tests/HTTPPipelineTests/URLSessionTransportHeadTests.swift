@@ -65,7 +65,9 @@ import Testing
         await #expect {
             try await transport.send(request)
         } throws: { error in
-            guard case HTTPTransportError.invalidRequest(let reason) = error else { return false }
+            guard let error = error as? HTTPTransportError, error.isInvalidRequest, let reason = error.reason else {
+                return false
+            }
             return !reason.contains(value) && !reason.contains("X-Injected")
         }
         #expect(server.requests.count == 0)
