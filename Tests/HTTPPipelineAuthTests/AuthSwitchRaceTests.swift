@@ -11,7 +11,7 @@ import FoundationNetworking
 
 /// Wraps a TestSource: the next read (its result read first, then held) or the next persist can be
 /// held at a gate; the gate is taken once.
-final class ReviewHeldSource: CredentialSource {
+final class GatedSource: CredentialSource {
     let base: TestSource
     let readGate = Locked<Gate?>(nil)
     let persistGate = Locked<Gate?>(nil)
@@ -47,7 +47,7 @@ final class ReviewHeldSource: CredentialSource {
 }
 
 /// A RotatingSource whose persist fails for the tokens listed.
-struct ReviewFailingPersist: CredentialSource {
+struct FailingPersistSource: CredentialSource {
     let base: RotatingSource
     let failing: Set<String>
 
@@ -61,12 +61,12 @@ struct ReviewFailingPersist: CredentialSource {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ReviewAuthTests {
-    // R1: lease() reads identity/current after load()'s await without re-checking `switching`.
+@Suite(.timeLimit(.minutes(1))) struct AuthSwitchRaceTests {
+    // lease() reads identity/current after load()'s await without re-checking `switching`.
     @Test("A first read of the source that overlaps a sign-in never replays alice's request as bob")
     func r1_firstReadOverlappingASignIn() async throws {
         let base = TestSource(current: .bearer("alice-token"))
-        let source = ReviewHeldSource(base: base)
+        let source = GatedSource(base: base)
         let read = Gate()
         let write = Gate()
         source.readGate.withLock { $0 = read }
@@ -93,11 +93,11 @@ struct ReviewFailingPersist: CredentialSource {
         #expect(sent == ["Bearer bob-token"] || response.status == 401)
     }
 
-    // R1b: the same window with readsSourceOnEveryRequest: any request concurrent with a switch.
+    // the same window with readsSourceOnEveryRequest: any request concurrent with a switch.
     @Test("A re-read that overlaps an account switch never replays alice's request as bob")
     func r1b_rereadOverlappingAnAccountSwitch() async throws {
         let base = TestSource(current: .bearer("alice-token"))
-        let source = ReviewHeldSource(base: base)
+        let source = GatedSource(base: base)
         let aliceRevoked = Locked(false)
         let transport = ScriptedTransport { request in
             let header = request.fields["Authorization"]
@@ -128,7 +128,7 @@ struct ReviewFailingPersist: CredentialSource {
         #expect(sent == ["Bearer alice-token", "Bearer bob-token"] || response.status == 401)
     }
 
-    // R2: a setCredential whose write fails has already begun a new identity: the refresh in flight is
+    // a setCredential whose write fails has already begun a new identity: the refresh in flight is
     // detached and its (rotated) result discarded, so the next refresh re-sends the spent refresh token.
     @Test("A sign-in whose write fails changes nothing and never costs the refresh in flight")
     func r2_failedSignInChangesNothing() async throws {
@@ -137,7 +137,7 @@ struct ReviewFailingPersist: CredentialSource {
         let rotating = RotatingSource(
             endpoint: endpoint, clock: clock, latency: .seconds(2),
             storage: .init(access: "access-0", refresh: "refresh-0"))
-        let auth = AuthMiddleware(source: ReviewFailingPersist(base: rotating, failing: ["bob-token"]), clock: clock)
+        let auth = AuthMiddleware(source: FailingPersistSource(base: rotating, failing: ["bob-token"]), clock: clock)
         let pipeline = Pipeline(transport: endpoint.api()) { auth }
         let first = Task { try await pipeline.send(HTTPRequest(url: testURL)).status }
         await clock.waitForSleepers(2)  // the endpoint's answer and the waiter's timeout
@@ -154,7 +154,7 @@ struct ReviewFailingPersist: CredentialSource {
         #expect(rotating.persisted.value == ["access-1"], "\(rotating.persisted.value)")
     }
 
-    // R3: a request carrying its own Authorization header is leased for before the header check.
+    // a request carrying its own Authorization header is leased for before the header check.
     @Test("A request carrying its own Authorization passes through untouched even after sign-out")
     func r3_selfAuthorisedRequestPassesThrough() async throws {
         let source = TestSource(current: .bearer("alice-token"))
@@ -164,7 +164,7 @@ struct ReviewFailingPersist: CredentialSource {
         try await auth.setCredential(nil)
         var own = HTTPRequest(url: testURL)
         own.fields["Authorization"] = "Bearer caller"
-        let result = await reviewResult { try await pipeline.send(own).status }
+        let result = await outcome { try await pipeline.send(own).status }
         #expect((try? result.get()) == 200, "\(result)")
         #expect(transport.requests.count == 1)
     }
@@ -176,14 +176,14 @@ struct ReviewFailingPersist: CredentialSource {
         let pipeline = Pipeline(transport: server(accepting: { "token-1" })) {
             AuthMiddleware(source: source, clock: ManualClock())
         }
-        let result = await reviewResult { try await pipeline.send(HTTPRequest(url: testURL)) }
+        let result = await outcome { try await pipeline.send(HTTPRequest(url: testURL)) }
         var isCancellation = false
         if case .failure(let error) = result, error is CancellationError { isCancellation = true }
         #expect(!isCancellation, "an uncancelled request failed with CancellationError")
     }
 }
 
-func reviewResult<T: Sendable>(_ body: () async throws -> T) async -> Result<T, any Error> {
+func outcome<T: Sendable>(_ body: () async throws -> T) async -> Result<T, any Error> {
     do { return .success(try await body()) } catch { return .failure(error) }
 }
 
@@ -200,5 +200,5 @@ func reviewDrive<T: Sendable>(_ task: Task<T, any Error>, on clock: ManualClock)
     }
     if !done.value { task.cancel() }
     await watcher.value
-    return await reviewResult { try await task.value }
+    return await outcome { try await task.value }
 }
