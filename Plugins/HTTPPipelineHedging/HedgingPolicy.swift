@@ -121,20 +121,43 @@ public struct HedgingPolicy: Sendable {
 }
 
 /// A hedging policy or budget that cannot work, refused when it is built.
-public enum HedgingPolicyError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The attempt count is not between 1 and ``HedgingPolicy/maximumAttemptLimit``.
-    case invalidAttempts(Int)
-    /// The delay is out of range; the text says why.
-    case invalidDelay(String)
-    /// The budget's numbers are out of range; the text says which.
-    case invalidBudget(String)
+public struct HedgingPolicyError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case invalidAttempts, invalidDelay, invalidBudget
+    }
 
-    public var description: String {
-        switch self {
-        case .invalidAttempts(let attempts):
-            "a hedging policy needs 1 to \(HedgingPolicy.maximumAttemptLimit) attempts, not \(attempts)"
-        case .invalidDelay(let reason): "invalid hedging delay: \(reason)"
-        case .invalidBudget(let reason): "invalid hedging budget: \(reason)"
-        }
+    private let code: Code
+    /// What is out of range, in words.
+    public let description: String
+
+    private init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// The attempt count is not between 1 and ``HedgingPolicy/maximumAttemptLimit``.
+    ///
+    /// - Parameter attempts: The count given.
+    /// - Returns: The error.
+    public static func invalidAttempts(_ attempts: Int) -> HedgingPolicyError {
+        HedgingPolicyError(
+            .invalidAttempts,
+            "a hedging policy needs 1 to \(HedgingPolicy.maximumAttemptLimit) attempts, not \(attempts)")
+    }
+
+    /// The delay is out of range; the text says why.
+    ///
+    /// - Parameter reason: Why, in words.
+    /// - Returns: The error.
+    public static func invalidDelay(_ reason: String) -> HedgingPolicyError {
+        HedgingPolicyError(.invalidDelay, "invalid hedging delay: \(reason)")
+    }
+
+    /// The budget's numbers are out of range; the text says which.
+    ///
+    /// - Parameter reason: Which, in words.
+    /// - Returns: The error.
+    public static func invalidBudget(_ reason: String) -> HedgingPolicyError {
+        HedgingPolicyError(.invalidBudget, "invalid hedging budget: \(reason)")
     }
 }

@@ -123,16 +123,34 @@ public final class ScriptedTransport: HTTPTransport {
 }
 
 /// Why a ``ScriptedTransport`` could not answer.
-public enum ScriptedTransportError: Error, Equatable, CustomStringConvertible {
+public struct ScriptedTransportError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case scriptExhausted, invalidResponse
+    }
+
+    private let code: Code
+    private let number: Int
+
     /// A sequence script ran out: request number `requestNumber` (1-based) had no reply.
-    case scriptExhausted(requestNumber: Int)
+    ///
+    /// - Parameter requestNumber: The request's number.
+    /// - Returns: The error.
+    public static func scriptExhausted(requestNumber: Int) -> ScriptedTransportError {
+        ScriptedTransportError(code: .scriptExhausted, number: requestNumber)
+    }
+
     /// The scripted status is not a three-digit HTTP status code.
-    case invalidResponse(status: Int)
+    ///
+    /// - Parameter status: The status scripted.
+    /// - Returns: The error.
+    public static func invalidResponse(status: Int) -> ScriptedTransportError {
+        ScriptedTransportError(code: .invalidResponse, number: status)
+    }
 
     public var description: String {
-        switch self {
-        case .scriptExhausted(let number): "the script has no reply for request #\(number)"
-        case .invalidResponse(let status): "cannot build a response with status \(status)"
+        switch code {
+        case .scriptExhausted: "the script has no reply for request #\(number)"
+        case .invalidResponse: "cannot build a response with status \(number)"
         }
     }
 }
