@@ -22,7 +22,7 @@ enum GzipChecks {
         let peakCapacity: Int
 
         var isLimit: Bool {
-            if case .failure(.limitExceeded) = result { return true }
+            if case .failure(let error) = result { return error.limit != nil }
             return false
         }
 
@@ -83,7 +83,7 @@ enum GzipChecks {
         if attempt.peakCapacity > limit.bytes + 1 {
             broken.append("buffer grew to \(attempt.peakCapacity) bytes past the limit of \(limit.bytes)")
         }
-        if case .failure(.limitExceeded(let reported)) = attempt.result, reported != limit.error {
+        if case .failure(let error) = attempt.result, let reported = error.limit, reported != limit.error {
             broken.append("reported the limit \(reported) instead of \(limit.error)")
         }
         return broken

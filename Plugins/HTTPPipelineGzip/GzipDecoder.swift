@@ -142,7 +142,7 @@ package enum GzipDecoder {
             do throws(GzipError) {
                 return .decoded(try inflateWhole(input, windowBits: Inflater.zlib, into: &output))
             } catch {
-                if case .limitExceeded = error { throw error }
+                if error.limit != nil { throw error }
                 firstError = error
                 output.reset()
             }
@@ -150,7 +150,7 @@ package enum GzipDecoder {
         do throws(GzipError) {
             return .decoded(try inflateWhole(input, windowBits: Inflater.raw, into: &output))
         } catch {
-            if case .limitExceeded = error { throw error }
+            if error.limit != nil { throw error }
             if plainBody == .whenUndecodable { return .plain }
             throw firstError ?? error
         }

@@ -243,7 +243,7 @@ import Testing
         let expected = try #require(Self.bufferedError(wire))
         let streamed = await Streamed.streamedOutcome(Streamed.chunks(wire, every: 1_000), fields: Self.gzip)
         #expect(streamed == .failure(expected))
-        if case .badHeader = expected {} else { Issue.record("expected a bad header, got \(expected)") }
+        #expect(expected.isBadHeader, "expected a bad header, got \(expected)")
     }
 
     @Test(arguments: [1_000, 40_000, 88_000])

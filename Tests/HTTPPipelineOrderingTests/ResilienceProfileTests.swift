@@ -94,7 +94,12 @@ import Testing
             return number == 1 ? .ok("slow").delayed(by: .seconds(4)) : .ok("hedge").delayed(by: .milliseconds(100))
         }
         let pipeline = try StandardPipeline.build(over: transport, options: options)
-        let result = await clock.run { try await pipeline.send(HTTPRequest(url: orderingURL)) }
+        // A longer quiet period than the default 20 ms: on a loaded machine the hedge's answer at
+        // 400 ms may take that long to end the call, and the clock would move on to the second
+        // hedge at 600 ms (seen once in a full run on two cores).
+        let result = await clock.run(quiet: .milliseconds(250)) {
+            try await pipeline.send(HTTPRequest(url: orderingURL))
+        }
         let response = try result.get()
         #expect(try await response.body.collect(upTo: 100) == Data("hedge".utf8))
         #expect(transport.requests.count == 2, "the first attempt and its hedge at 300 ms")
