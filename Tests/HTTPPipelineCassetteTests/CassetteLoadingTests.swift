@@ -43,7 +43,7 @@ import Testing
 
     @Test func aValueOfTheWrongTypeNamesTheEntry() throws {
         let text = browserHAR.replacingOccurrences(of: #""status": 204"#, with: #""status": "204""#)
-        guard case .malformed(let entry, _) = loadingError(text) else {
+        guard let error = loadingError(text), error.isMalformed, let entry = error.entry else {
             Issue.record("expected malformed")
             return
         }
@@ -67,7 +67,7 @@ import Testing
         do {
             _ = try Cassette(contentsOf: missing)
         } catch {
-            guard case .file(let path, _) = error else {
+            guard let error = error as? CassetteError, error.isFileError, let path = error.path else {
                 Issue.record("expected a file error")
                 return
             }

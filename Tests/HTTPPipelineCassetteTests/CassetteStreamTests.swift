@@ -117,7 +117,9 @@ import FoundationNetworking
         await #expect {
             _ = try await Self.replay(cassette).send(HTTPRequest(url: Self.url))
         } throws: { error in
-            guard case .recordedFailure(0, "UpstreamRefused", let message) = error as? CassetteError else {
+            guard let error = error as? CassetteError, error.isRecordedFailure, error.entry == 0,
+                error.kind == "UpstreamRefused", let message = error.reason
+            else {
                 return false
             }
             return message.contains("<redacted-1>") && !message.contains("hunter2")

@@ -38,7 +38,7 @@ import Testing
         ])
         let replay = try ReplayingTransport(cassette)
         let query = await strictError(replay, HTTPRequest(url: testURL("https://api.example.com/books?page=2")))
-        guard case .noMatch(_, let closest?) = query else {
+        guard let closest = query?.closest else {
             Issue.record("expected noMatch, got \(String(describing: query))")
             return
         }
@@ -46,14 +46,14 @@ import Testing
         #expect(closest.differences == [.queryItem(name: "page", recorded: "1", live: "2")])
         let method = await strictError(
             replay, HTTPRequest(method: .get, url: testURL("https://api.example.com/authors/7")))
-        guard case .noMatch(_, let closest?) = method else {
+        guard let closest = method?.closest else {
             Issue.record("expected noMatch, got \(String(describing: method))")
             return
         }
         #expect(closest.entry == 1)
         #expect(closest.differences == [.method(recorded: "DELETE", live: "GET")])
         let path = await strictError(replay, HTTPRequest(url: testURL("https://api.example.com/book?page=1")))
-        guard case .noMatch(_, let closest?) = path else {
+        guard let closest = path?.closest else {
             Issue.record("expected noMatch, got \(String(describing: path))")
             return
         }
@@ -91,7 +91,7 @@ import Testing
             byAccept,
             HTTPRequest(url: testURL("https://api.example.com/doc"), fields: [.accept: "application/json"])
         )
-        guard case .noMatch(_, let closest?) = error else {
+        guard let closest = error?.closest else {
             Issue.record("expected noMatch, got \(String(describing: error))")
             return
         }
@@ -112,7 +112,7 @@ import Testing
         let rules = MatchRules.default.ignoringHeaders(["X-Trace"])
         let replay = try ReplayingTransport(cassette, rules: rules)
         let missing = await strictError(replay, HTTPRequest(url: testURL("https://api.example.com/doc")))
-        guard case .noMatch(_, let closest?) = missing else {
+        guard let closest = missing?.closest else {
             Issue.record("expected noMatch, got \(String(describing: missing))")
             return
         }
@@ -242,7 +242,7 @@ import Testing
         let emma = try await replay.send(post(#"{"q":"emma"}"#))
         #expect(emma.body.bufferedData == Data(#"{"q":"emma"}"#.utf8))
         let error = await strictError(replay, post(#"{"q":"ulysses"}"#))
-        guard case .noMatch(_, let closest?) = error else {
+        guard let closest = error?.closest else {
             Issue.record("expected noMatch, got \(String(describing: error))")
             return
         }
@@ -290,7 +290,7 @@ import Testing
         let cassette = try await recordedCassette([HTTPRequest(url: testURL("http://127.0.0.1:4000/books"))])
         let strict = try ReplayingTransport(cassette)
         let error = await strictError(strict, HTTPRequest(url: testURL("http://127.0.0.1:5000/books")))
-        guard case .noMatch(_, let closest?) = error else {
+        guard let closest = error?.closest else {
             Issue.record("expected noMatch, got \(String(describing: error))")
             return
         }
