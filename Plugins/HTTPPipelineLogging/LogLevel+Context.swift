@@ -1,5 +1,5 @@
 public import HTTPPipeline
-public import HTTPPipelineRedaction
+import HTTPPipelineRedaction
 
 /// The context key of a per-call log level: see `HTTPRequestContext.logLevel`.
 package enum LogLevelKey: HTTPContextKey {

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Errors in words that are safe to log and to show a developer: a `URLError`'s symbolic name and
 /// the host it failed on, never its URL's path or query (which may carry a token).

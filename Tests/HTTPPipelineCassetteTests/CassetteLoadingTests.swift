@@ -67,7 +67,7 @@ import Testing
         do {
             _ = try Cassette(contentsOf: missing)
         } catch {
-            guard let error = error as? CassetteError, error.isFileError, let path = error.path else {
+            guard error.isFileError, let path = error.path else {
                 Issue.record("expected a file error")
                 return
             }
