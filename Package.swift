@@ -34,8 +34,9 @@ let package = Package(
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
     ],
     targets: [
-        // Shipped libraries: Sources/ (the core, the test kit, the standard stack, the API layer,
-        // the zlib and libcurl system libraries, the curl transport) and Plugins/ (one library per plugin).
+        // Libraries a dependent may use: the core, the transports, the test kit, the standard stack, the
+        // API layer, the cassettes and the mechanisms beneath them (Sources/), and one library per
+        // plugin (Plugins/: ordinary library targets, not SwiftPM package plugins).
         .target(name: "HTTPPipeline", swiftSettings: swiftSettings),
         // The URL loading system's transport, beside the core so that the core never imports
         // FoundationNetworking (as swift-http-types keeps HTTPTypesFoundation apart).
@@ -67,27 +68,9 @@ let package = Package(
             path: "Plugins/HTTPPipelineLogging",
             swiftSettings: swiftSettings
         ),
-        .systemLibrary(
-            name: "CHTTPPipelineZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
-        ),
-        // libcurl's few entry points, bound at run time from the runtime the system already has
-        // (no libcurl headers needed to build).
-        .target(
-            name: "CHTTPPipelineCurl",
-            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
-        ),
         .target(
             name: "HTTPPipelineCurl",
             dependencies: ["HTTPPipeline", "CHTTPPipelineCurl"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "HTTPPipelineCurlTests",
-            dependencies: [
-                "TestSupport", "HTTPPipelineCurl", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry",
-            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -153,7 +136,27 @@ let package = Package(
             dependencies: ["HTTPPipeline", "HTTPPipelineRedaction", "HTTPPipelineGzip"],
             swiftSettings: swiftSettings
         ),
-        // Examples/ (not shipped): the demo, and the library scenario with its fixtures.
+        .target(
+            name: "HTTPPipelineAPI",
+            dependencies: ["HTTPPipeline"],
+            swiftSettings: swiftSettings
+        ),
+        // C libraries: zlib through its system library (pkg-config), libcurl declared here and bound at
+        // run time from the installed runtime (no headers needed).
+        .systemLibrary(
+            name: "CHTTPPipelineZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        // libcurl's few entry points, bound at run time from the runtime the system already has
+        // (no libcurl headers needed to build).
+        .target(
+            name: "CHTTPPipelineCurl",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
+        // Not shipped: the demo and the library scenario (Examples/), the bench and the soak
+        // (Benchmarks/), and the fuzzers (Fuzz/; Scripts/fuzz.sh builds them with libFuzzer, built
+        // normally each replays the files named on its command line).
         .executableTarget(
             name: "PipelineDemo",
             dependencies: [
@@ -168,7 +171,6 @@ let package = Package(
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
         ),
-        // Benchmarks/ (not shipped): the bench and the soak it runs.
         .executableTarget(
             name: "PipelineBench",
             dependencies: [
@@ -188,6 +190,54 @@ let package = Package(
                 "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineHeaders",
             ],
             path: "Benchmarks/PipelineSoak",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "LibraryFeatures",
+            dependencies: ["HTTPPipelineAPI", "HTTPPipeline"],
+            path: "Examples/LibraryFeatures",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "LibraryFixtures",
+            dependencies: ["HTTPPipelineURLSession", "HTTPPipeline", "HTTPPipelineAPI", "HTTPPipelineTesting"],
+            path: "Examples/LibraryFixtures",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "FuzzChecks",
+            dependencies: [
+                "HTTPPipelineRedaction", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineLogging",
+                "CHTTPPipelineZlib",
+            ],
+            path: "Fuzz/Checks",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "FuzzGzip",
+            dependencies: ["FuzzChecks"],
+            path: "Fuzz/FuzzGzip",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "FuzzRetryAfter",
+            dependencies: ["FuzzChecks"],
+            path: "Fuzz/FuzzRetryAfter",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "FuzzRedaction",
+            dependencies: ["FuzzChecks"],
+            path: "Fuzz/FuzzRedaction",
+            swiftSettings: swiftSettings
+        ),
+        // Tests: one target per module, the cross-plugin ordering, interop and end-to-end suites, the
+        // documentation's code blocks, and the plain targets they share.
+        .testTarget(
+            name: "HTTPPipelineCurlTests",
+            dependencies: [
+                "TestSupport", "HTTPPipelineCurl", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -327,57 +377,9 @@ let package = Package(
             dependencies: ["TestSupport", "HTTPPipelineURLSession", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
-        .target(
-            name: "HTTPPipelineAPI",
-            dependencies: ["HTTPPipeline"],
-            swiftSettings: swiftSettings
-        ),
         .testTarget(
             name: "HTTPPipelineAPITests",
             dependencies: ["HTTPPipelineURLSession", "HTTPPipelineAPI", "HTTPPipeline", "HTTPPipelineTesting"],
-            swiftSettings: swiftSettings
-        ),
-        // Examples/: the library scenario (feature services over the API layer) and its fixtures.
-        .target(
-            name: "LibraryFeatures",
-            dependencies: ["HTTPPipelineAPI", "HTTPPipeline"],
-            path: "Examples/LibraryFeatures",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "LibraryFixtures",
-            dependencies: ["HTTPPipelineURLSession", "HTTPPipeline", "HTTPPipelineAPI", "HTTPPipelineTesting"],
-            path: "Examples/LibraryFixtures",
-            swiftSettings: swiftSettings
-        ),
-        // Fuzzing (Scripts/fuzz.sh): the invariants, shared by the libFuzzer harnesses and the
-        // corpus tests, and one executable per fuzzer. Built normally, each executable replays
-        // the files named on its command line; Scripts/fuzz.sh builds them with libFuzzer.
-        .target(
-            name: "FuzzChecks",
-            dependencies: [
-                "HTTPPipelineRedaction", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineLogging",
-                "CHTTPPipelineZlib",
-            ],
-            path: "Fuzz/Checks",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "FuzzGzip",
-            dependencies: ["FuzzChecks"],
-            path: "Fuzz/FuzzGzip",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "FuzzRetryAfter",
-            dependencies: ["FuzzChecks"],
-            path: "Fuzz/FuzzRetryAfter",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "FuzzRedaction",
-            dependencies: ["FuzzChecks"],
-            path: "Fuzz/FuzzRedaction",
             swiftSettings: swiftSettings
         ),
         .testTarget(
