@@ -77,16 +77,9 @@ package enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
         guard let error = error as? APIError else {
             return .failed
         }
-        switch error {
-        case .unacceptableStatus(let code, _) where code == 404:
-            return .notFound
-        case .unacceptableStatus(let code, _) where [429, 502, 503, 504].contains(code):
-            return .unavailable
-        case .transport:
-            return .unavailable
-        case .unacceptableStatus, .decoding, .invalidRequest, .responseTooLarge, .streamLineTooLong:
-            return .failed
-        }
+        if error.statusCode == 404 { return .notFound }
+        if error.isTransport || [429, 502, 503, 504].contains(error.statusCode) { return .unavailable }
+        return .failed
     }
 
     /// Runs `body`, translating what it throws with ``map(_:)``.

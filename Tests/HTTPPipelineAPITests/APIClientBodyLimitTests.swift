@@ -68,12 +68,12 @@ import Testing
         let error = await apiError(client, Endpoint<Author>.get("/authors/1"))
 
         #expect(author.name == "Ursula K. Le Guin")
-        guard case .responseTooLarge(let limit) = error else {
+        guard let error, error.isResponseTooLarge, let limit = error.limit else {
             Issue.record("expected responseTooLarge, got \(String(describing: error))")
             return
         }
         #expect(limit == 100)
-        #expect(error?.description == "the response body is longer than the limit of 100 bytes")
+        #expect(error.description == "the response body is longer than the limit of 100 bytes")
     }
 
     @Test("A streamed body without end stops at responseBodyLimit with responseTooLarge, reading one chunk past it")
@@ -82,7 +82,7 @@ import Testing
         let error = await apiError(
             try client(transport, responseBodyLimit: 10_500), Endpoint<EmptyResponse>.get("/download"))
 
-        guard case .responseTooLarge(let limit) = error else {
+        guard let error, error.isResponseTooLarge, let limit = error.limit else {
             Issue.record("expected responseTooLarge, got \(String(describing: error))")
             return
         }
@@ -96,7 +96,7 @@ import Testing
         let error = await apiError(
             try client(transport, responseBodyLimit: 1 << 20), Endpoint<Author>.get("/authors/1"))
 
-        guard case .unacceptableStatus(let code, let snippet) = error else {
+        guard let error, let code = error.statusCode, let snippet = error.bodySnippet else {
             Issue.record("expected unacceptableStatus, got \(String(describing: error))")
             return
         }
@@ -113,7 +113,7 @@ import Testing
         let transport = ScriptedTransport([.status(404, body: Data(body.utf8))])
         let error = await apiError(try client(transport, responseBodyLimit: 1 << 20), Endpoint<Author>.get("/a"))
 
-        guard case .unacceptableStatus(404, let snippet) = error else {
+        guard let error, error.statusCode == 404, let snippet = error.bodySnippet else {
             Issue.record("expected unacceptableStatus, got \(String(describing: error))")
             return
         }

@@ -79,7 +79,7 @@ import FoundationNetworking
     func badEndpointNeverReachesTransport(path: EndpointPath) async throws {
         let transport = ScriptedTransport([.ok("{}")])
         let error = await apiError(try client(transport), Endpoint<EmptyResponse>.get(path))
-        guard case .invalidRequest = error else {
+        guard error?.isInvalidRequest == true else {
             Issue.record("expected invalidRequest, got \(String(describing: error))")
             return
         }
@@ -90,12 +90,12 @@ import FoundationNetworking
     func transportFailure() async throws {
         let transport = ScriptedTransport([.failure(URLError(.notConnectedToInternet))])
         let error = await apiError(try client(transport), Endpoint<Book>.get("/books/1"))
-        guard case .transport(let underlying) = error else {
+        guard let error, error.isTransport, let underlying = error.underlying else {
             Issue.record("expected transport, got \(String(describing: error))")
             return
         }
         #expect((underlying as? URLError)?.code == .notConnectedToInternet)
-        #expect(error?.description.hasPrefix("transport failure") == true)
+        #expect(error.description.hasPrefix("transport failure"))
     }
 
     @Test("An unacceptable status carries the status and a body snippet capped at 512 bytes")
@@ -103,14 +103,14 @@ import FoundationNetworking
         let body = String(repeating: "not found. ", count: 200)
         let transport = ScriptedTransport([.status(404, body: Data(body.utf8))])
         let error = await apiError(try client(transport), Endpoint<Book>.get("/books/404"))
-        guard case .unacceptableStatus(let code, let snippet) = error else {
+        guard let error, let code = error.statusCode, let snippet = error.bodySnippet else {
             Issue.record("expected unacceptableStatus, got \(String(describing: error))")
             return
         }
         #expect(code == 404)
         #expect(snippet.hasPrefix(String(body.prefix(APIError.bodySnippetLimit))))
         #expect(snippet.utf8.count <= APIError.bodySnippetLimit + "…".utf8.count)
-        #expect(error?.description.contains("404") == true)
+        #expect(error.description.contains("404"))
     }
 
     @Test("A short error body is kept whole and a multi-byte character cut at the cap does not fail")
@@ -120,7 +120,9 @@ import FoundationNetworking
         let client = try client(transport)
         let first = await apiError(client, Endpoint<Book>.get("/a"))
         let second = await apiError(client, Endpoint<Book>.get("/b"))
-        guard case .unacceptableStatus(500, "oops") = first, case .unacceptableStatus(503, let snippet) = second else {
+        guard first?.statusCode == 500, first?.bodySnippet == "oops", second?.statusCode == 503,
+            let snippet = second?.bodySnippet
+        else {
             Issue.record(
                 "expected two unacceptableStatus errors, got \(String(describing: first)), \(String(describing: second))"
             )
@@ -143,7 +145,8 @@ import FoundationNetworking
     func decodingFailures(body: String, codingPath: String) async throws {
         let transport = ScriptedTransport([.ok(body)])
         let error = await apiError(try client(transport), Endpoint<Book>.get("/books/1"))
-        guard case .decoding(let type, let path, let reason) = error else {
+        guard let error, error.isDecoding, let type = error.type, let path = error.codingPath, let reason = error.reason
+        else {
             Issue.record("expected decoding, got \(String(describing: error))")
             return
         }
@@ -156,7 +159,7 @@ import FoundationNetworking
     func emptyBodyWhereValueExpected(status: Int) async throws {
         let transport = ScriptedTransport([.status(status)])
         let error = await apiError(try client(transport), Endpoint<Book>.get("/books/1"))
-        guard case .decoding("Book", "<root>", let reason) = error else {
+        guard let error, error.type == "Book", error.codingPath == "<root>", let reason = error.reason else {
             Issue.record("expected decoding, got \(String(describing: error))")
             return
         }
@@ -169,13 +172,13 @@ import FoundationNetworking
         let body = #"{"books":["# + (books + [#"{"title":"T3","author":{"name":42}}"#]).joined(separator: ",") + "]}"
         let transport = ScriptedTransport([.ok(body)])
         let error = await apiError(try client(transport), Endpoint<Library>.get("/library"))
-        guard case .decoding("Library", let path, let reason) = error else {
+        guard let error, error.type == "Library", let path = error.codingPath, let reason = error.reason else {
             Issue.record("expected decoding, got \(String(describing: error))")
             return
         }
         #expect(path == "books[3].author.name")
         #expect(reason.contains("String"))
-        #expect(error?.description.contains("books[3].author.name") == true)
+        #expect(error.description.contains("books[3].author.name"))
     }
 
     // MARK: Cancellation
@@ -215,7 +218,7 @@ import FoundationNetworking
     func urlErrorCancelledWithoutCancellationIsTransport() async throws {
         let transport = ScriptedTransport([.failure(URLError(.cancelled))])
         let error = await apiError(try client(transport), Endpoint<EmptyResponse>.get("/x"))
-        guard case .transport = error else {
+        guard error?.isTransport == true else {
             Issue.record("expected transport, got \(String(describing: error))")
             return
         }

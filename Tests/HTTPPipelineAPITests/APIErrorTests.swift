@@ -66,7 +66,7 @@ import FoundationNetworking
                 }
                 #expect(!text.contains("/v2/session"), "the host may show, the path and query never")
             }
-            if failure == .transportWithFailingURL, case .transport(let underlying) = error {
+            if failure == .transportWithFailingURL, error.isTransport, let underlying = error.underlying {
                 // The redaction matters: the underlying error itself does name the URL.
                 #expect(String(describing: underlying).contains("SECRET-QUERY"))
             }
@@ -144,7 +144,8 @@ import FoundationNetworking
         do {
             _ = try await client.send(Endpoint<Book>.get("/broken"))
             Issue.record("expected an unacceptable status")
-        } catch APIError.unacceptableStatus(let code, let snippet) {
+        } catch let error as APIError where error.isUnacceptableStatus {
+            let (code, snippet) = (error.statusCode, error.bodySnippet)
             #expect(code == 500)
             #expect(snippet == "database on fire")
         }

@@ -74,7 +74,7 @@ private struct Broke: Error {}
             _ = try await again.next()
             Issue.record("the long line was read")
         } catch let error as APIError {
-            guard case .streamLineTooLong(let limit) = error else { throw error }
+            guard error.isStreamLineTooLong, let limit = error.limit else { throw error }
             #expect(limit == 1_000)
         }
     }
@@ -157,7 +157,7 @@ private struct Broke: Error {}
             _ = try await iterator.next()
             Issue.record("a value without its key decoded")
         } catch let error as APIError {
-            guard case .decoding(_, let path, _) = error else { throw error }
+            guard error.isDecoding, let path = error.codingPath else { throw error }
             #expect(path == "text")
         }
     }
@@ -173,7 +173,7 @@ private struct Broke: Error {}
             _ = try await iterator.next()
             Issue.record("the failure was not thrown")
         } catch let error as APIError {
-            guard case .transport(let underlying) = error else { throw error }
+            guard error.isTransport, let underlying = error.underlying else { throw error }
             #expect(underlying is Broke)
         }
     }
@@ -205,7 +205,7 @@ private struct Broke: Error {}
                 Endpoint<EmptyResponse>.get("/report"), to: refused, limit: 100_000)
             Issue.record("a download past its limit succeeded")
         } catch let error as APIError {
-            guard case .responseTooLarge(let limit) = error else { throw error }
+            guard error.isResponseTooLarge, let limit = error.limit else { throw error }
             #expect(limit == 100_000)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.bin"])

@@ -28,8 +28,8 @@ func invalidRequestReason(
     do {
         try body()
         Issue.record("expected APIError.invalidRequest, nothing was thrown", sourceLocation: sourceLocation)
-    } catch .invalidRequest(let reason) {
-        return reason
+    } catch  where error.isInvalidRequest {
+        return error.reason
     } catch {
         Issue.record("expected APIError.invalidRequest, got \(error)", sourceLocation: sourceLocation)
     }
