@@ -49,22 +49,45 @@ import HTTPPipeline
 /// The type does not depend on any test framework, so it works with Swift Testing and XCTest.
 public final class LoopbackServer: Sendable {
     /// Why the server could not start.
-    public enum Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
+    public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+        private enum Code: Hashable, Sendable {
+            case alreadyStarted, alreadyStopped, systemCallFailed
+        }
+
+        private let code: Code
+        /// The system call that failed, for a failed system call; `nil` otherwise.
+        public let call: String?
+        /// The error number it reported; `nil` otherwise.
+        public let errno: Int32?
+
+        private init(_ code: Code, call: String? = nil, errno: Int32? = nil) {
+            self.code = code
+            self.call = call
+            self.errno = errno
+        }
+
         /// ``LoopbackServer/start()`` was called on a server that is already running.
-        case alreadyStarted
+        public static let alreadyStarted = Error(.alreadyStarted)
         /// ``LoopbackServer/start()`` was called after ``LoopbackServer/stop()``; a stopped
         /// server cannot be restarted. Create a new one.
-        case alreadyStopped
-        /// A system call setting up the listening socket or starting the accept thread failed;
-        /// `call` names it and `errno` is the error number it reported.
-        case systemCallFailed(call: String, errno: Int32)
+        public static let alreadyStopped = Error(.alreadyStopped)
+
+        /// A system call setting up the listening socket or starting the accept thread failed.
+        ///
+        /// - Parameters:
+        ///   - call: The call's name.
+        ///   - errno: The error number it reported.
+        /// - Returns: The error.
+        public static func systemCallFailed(call: String, errno: Int32) -> Error {
+            Error(.systemCallFailed, call: call, errno: errno)
+        }
 
         /// A one-line explanation of the failure.
         public var description: String {
-            switch self {
+            switch code {
             case .alreadyStarted: "the loopback server is already running"
             case .alreadyStopped: "the loopback server was stopped and cannot be restarted"
-            case .systemCallFailed(let call, let errno): "\(call) failed with errno \(errno)"
+            case .systemCallFailed: "\(call ?? "a system call") failed with errno \(errno ?? 0)"
             }
         }
     }
