@@ -71,7 +71,7 @@ func showStorm(calls: Int = 200, auth: AuthOptions = .default) async throws -> [
             "   \(limited ? "ConcurrencyLimitMiddleware(limit: 8) -> AuthMiddleware" : "AuthMiddleware alone")"
         )
         print(
-            "     the server received \(String(format: "%.3f", run.roundTripsPerCall)) requests per call, "
+            "     the server received \(String(format: "%.2f", run.roundTripsPerCall)) requests per call, "
                 + "\(run.refreshes) refresh, \(run.succeeded) of \(calls) answered 200, in \(milliseconds) ms")
         runs.append(run)
     }
