@@ -1,5 +1,5 @@
 import HTTPPipeline
-package import HTTPPipelineRedaction
+import HTTPPipelineRedaction
 
 #if canImport(FoundationNetworking)
 import Foundation
@@ -62,11 +62,11 @@ extension LoggingMiddleware {
         let showBodies = level >= .body
         let outcome: HTTPLogRecord.Outcome =
             if let response, let error {
-                .bodyFailed(status: response.head.status.code, kind: Self.kind(of: error))
+                .bodyFailed(status: response.head.status.code, kind: Redaction.errorKind(of: error))
             } else if let response {
                 .response(status: response.head.status.code)
             } else {
-                .failure(kind: error.map(Self.kind(of:)) ?? "unknown")
+                .failure(kind: error.map(Redaction.errorKind(of:)) ?? "unknown")
             }
         return HTTPLogRecord(
             level: level,
@@ -113,20 +113,9 @@ extension LoggingMiddleware {
         .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
-    /// A short, secret-free name for an error: `cancelled`, `URLError.timedOut`, or its type.
-    package static func kind(of error: any Error) -> String {
-        Redaction.errorKind(of: error)
-    }
-
-    /// An error in words: a `URLError` by name, number and host (Foundation's own text is a
-    /// number on Linux and the whole URL on Darwin); any other error by its description, redacted;
-    /// either cut to the header value limit.
+    /// An error in words (the engine's `Redaction.describe(_:limit:)`), cut to the header value
+    /// limit.
     func describe(_ error: any Error) -> String {
-        Self.describe(error, redaction: redaction, limit: headerValueLimit)
-    }
-
-    /// An error in words, as ``describe(_:)`` says, redacted by `redaction` and cut to `limit`.
-    package static func describe(_ error: any Error, redaction: Redaction, limit: Int) -> String {
-        redaction.describe(error, limit: limit)
+        redaction.describe(error, limit: headerValueLimit)
     }
 }

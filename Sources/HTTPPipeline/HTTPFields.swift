@@ -105,7 +105,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// - Parameter name: The field name, in any case.
     @inlinable
     public subscript(values name: HTTPField.Name) -> [String] {
-        storage.filter { Self.sameName($0.name.rawName, name.rawName) }.map(\.value)
+        self[fields: name].map(\.value)
     }
 
     /// Every field named `name`, in order; empty when there is none.

@@ -33,8 +33,14 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The method token, for example `"GET"`.
     public var description: String { rawValue }
 
-    /// Whether the method is a token that can go on the wire.
-    package var isSendable: Bool { HTTPGrammar.isToken(rawValue.utf8) }
+    /// Checks that the method can go on the wire: the transports' one method check.
+    ///
+    /// - Throws: `HTTPTransportError.invalidRequest(reason:)` for a method that is not a token.
+    package func checkSendable() throws(HTTPTransportError) {
+        guard HTTPGrammar.isToken(rawValue.utf8) else {
+            throw .invalidRequest(reason: "the method is not an HTTP token")
+        }
+    }
 
     /// `GET`: read a resource.
     public static let get = HTTPMethod(rawValue: "GET")

@@ -36,7 +36,7 @@ struct CurlRequest: Sendable {
         }
         guard let host = url.host, !host.isEmpty else { throw .invalidRequest(reason: "the URL has no host") }
         self.url = url.absoluteString
-        guard request.method.isSendable else { throw .invalidRequest(reason: "the method is not an HTTP token") }
+        try request.method.checkSendable()
         method = request.method
         headerLines = try CurlHeaderLines(request.fields)
         switch request.body {

@@ -34,7 +34,7 @@ extension URLRequest {
     ///   is not an HTTP token, or a value holding a control character other than tab (CR, LF or
     ///   NUL would be a header injection); the reason names the field, never its value.
     public init(_ head: HTTPRequestHead) throws(HTTPTransportError) {
-        guard head.method.isSendable else { throw .invalidRequest(reason: "the method is not an HTTP token") }
+        try head.method.checkSendable()
         let fields = head.fields.storage
         var headers = [String: String](minimumCapacity: fields.count)
         for index in fields.indices {
