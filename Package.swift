@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "HTTPPipelineHeaders", targets: ["HTTPPipelineHeaders"]),
         .library(name: "HTTPPipelineLogging", targets: ["HTTPPipelineLogging"]),
         .library(name: "HTTPPipelineRedaction", targets: ["HTTPPipelineRedaction"]),
+        .library(name: "HTTPPipelineZlib", targets: ["HTTPPipelineZlib"]),
         .library(name: "HTTPPipelineGzip", targets: ["HTTPPipelineGzip"]),
         .library(name: "HTTPPipelineRetry", targets: ["HTTPPipelineRetry"]),
         .library(name: "HTTPPipelineAuth", targets: ["HTTPPipelineAuth"]),
@@ -73,9 +74,15 @@ let package = Package(
             dependencies: ["HTTPPipeline", "CHTTPPipelineCurl"],
             swiftSettings: swiftSettings
         ),
+        // The zlib codec (gzip and deflate, bounded), beneath the gzip plugin and the cassettes.
+        .target(
+            name: "HTTPPipelineZlib",
+            dependencies: ["HTTPPipeline", "CHTTPPipelineZlib"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "HTTPPipelineGzip",
-            dependencies: ["HTTPPipeline", "CHTTPPipelineZlib"],
+            dependencies: ["HTTPPipeline", "HTTPPipelineZlib"],
             path: "Plugins/HTTPPipelineGzip",
             swiftSettings: swiftSettings
         ),
@@ -133,7 +140,7 @@ let package = Package(
         ),
         .target(
             name: "HTTPPipelineCassette",
-            dependencies: ["HTTPPipeline", "HTTPPipelineRedaction", "HTTPPipelineGzip"],
+            dependencies: ["HTTPPipeline", "HTTPPipelineRedaction", "HTTPPipelineZlib"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -207,8 +214,7 @@ let package = Package(
         .target(
             name: "FuzzChecks",
             dependencies: [
-                "HTTPPipelineRedaction", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineLogging",
-                "CHTTPPipelineZlib",
+                "HTTPPipelineRedaction", "HTTPPipelineZlib", "HTTPPipelineRetry", "CHTTPPipelineZlib",
             ],
             path: "Fuzz/Checks",
             swiftSettings: swiftSettings

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPPipelineGzip
+import HTTPPipelineZlib
 
 /// The gzip and deflate decoder on arbitrary bytes.
 ///

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPPipelineLogging
 import HTTPPipelineRedaction
 
 /// The planted secret in the shapes the redaction recognises whatever their name, each set off by

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPPipelineLogging
 import HTTPPipelineRedaction
 
 /// Redaction of URLs, headers and bodies on arbitrary text.

@@ -195,7 +195,7 @@ struct GzipDecodingSequence: AsyncSequence, Sendable {
         /// Rule 3: bytes that do not compress cannot be what a transport inflated.
         private func judge(_ check: inout PlainCheck) throws(GzipError) {
             check.judged = true
-            guard !GzipMiddleware.mayBeInflated(check.sample) else { return }
+            guard !ContentDecoding.mayBeInflated(check.sample) else { return }
             if case .intact(let length) = check.evidence { throw strictError(inputCount: length) }
             check.suspect = true
         }

@@ -33,17 +33,17 @@ extension GzipMiddleware {
         let head = response.head
         let body = response.body
         // A coding this layer does not decode: as it came.
-        guard let codings = Self.codings(in: head.fields["Content-Encoding"] ?? "") else { return response }
+        guard let codings = ContentDecoding.codings(in: head.fields["Content-Encoding"] ?? "") else { return response }
         let download = codings.isEmpty
         if download {
-            guard mayDecodeAsDownload(head) else { return response }
+            guard decoding.mayDecodeAsDownload(head) else { return response }
         }
         let announced = Self.contentLength(head.fields["Content-Length"])
         var read = WireRead(body)
         if let known = body.length ?? announced, known <= Self.wholeBodyLimit {
             try await read.readAhead(Self.wholeBodyLimit + 1)
             if read.ended {
-                let (decoded, decodedHead) = try decode(read.bytesAhead, head)
+                let (decoded, decodedHead) = try decoding.decode(read.bytesAhead, head)
                 return HTTPResponse(head: decodedHead, body: HTTPBody(decoded))
             }
         }
@@ -53,12 +53,13 @@ extension GzipMiddleware {
                 guard length == announced else {
                     // Rule 1: decoded below.
                     return HTTPResponse(
-                        head: Self.plainHead(head, size: length), body: ResumedBody.body(body, after: read))
+                        head: ContentDecoding.plainHead(head, size: length), body: ResumedBody.body(body, after: read))
                 }
                 evidence = .intact(length)
             } else if read.count > announced {
                 // Rule 1: more bytes than the wire carried.
-                return HTTPResponse(head: Self.plainHead(head, size: nil), body: ResumedBody.body(body, after: read))
+                return HTTPResponse(
+                    head: ContentDecoding.plainHead(head, size: nil), body: ResumedBody.body(body, after: read))
             } else {
                 evidence = .pending(announced)
             }
@@ -66,8 +67,8 @@ extension GzipMiddleware {
         if !download {
             // A part of a compressed representation cannot be decoded on its own.
             if head.status == 206 { return HTTPResponse(head: head, body: ResumedBody.body(body, after: read)) }
-            guard codings.count <= GzipOptions.maximumStackedCodings else {
-                throw GzipError.tooManyCodings(count: codings.count, maximum: GzipOptions.maximumStackedCodings)
+            guard codings.count <= ContentDecoding.maximumStackedCodings else {
+                throw GzipError.tooManyCodings(count: codings.count, maximum: ContentDecoding.maximumStackedCodings)
             }
         }
         try await read.readAhead(2)
@@ -79,8 +80,8 @@ extension GzipMiddleware {
         let plainSize = outermost == .gzip && !magic ? body.length : nil
         let decodedHead =
             download
-            ? Self.plainHead(head, size: nil, contentType: "application/octet-stream")
-            : Self.plainHead(head, size: plainSize)
+            ? ContentDecoding.plainHead(head, size: nil, contentType: "application/octet-stream")
+            : ContentDecoding.plainHead(head, size: plainSize)
         let sequence = GzipDecodingSequence(
             body: body,
             begun: BegunRead(read),
@@ -93,7 +94,7 @@ extension GzipMiddleware {
         return HTTPResponse(head: decodedHead, body: decoded)
     }
 
-    /// `Content-Length` as a number, parsed as ``WireEvidence`` parses it.
+    /// `Content-Length` as a number, parsed as `ContentDecoding.WireEvidence` parses it.
     static func contentLength(_ field: String?) -> Int? {
         guard let field else { return nil }
         return Int(field) ?? Int(field.trimmingCharacters(in: .whitespaces))

@@ -25,17 +25,17 @@ public import HTTPPipeline
 /// response:
 /// - gzip: every header flag (FEXTRA, FNAME, FCOMMENT, FHCRC), several members one after the
 ///   other, CRC-32 and length verified. Zero padding after the last member is ignored; any
-///   other trailing byte is ``GzipError/trailingData(byteCount:)``, because it means the body is
+///   other trailing byte is `GzipError.trailingData(byteCount:)`, because it means the body is
 ///   not what the server meant to send.
 /// - deflate: zlib-wrapped (Adler-32 verified) when the body starts with a valid zlib header,
 ///   raw deflate otherwise, as browsers do.
 /// - Stacked codings (`gzip, gzip`) up to ``GzipOptions/maximumStackedCodings``; more is
-///   ``GzipError/tooManyCodings(count:maximum:)``. A list with any coding it does not know
+///   `GzipError.tooManyCodings(count:maximum:)`. A list with any coding it does not know
 ///   (`br`, `zstd`, …) passes through untouched, header and all, unless its `Content-Length`
 ///   shows it was already decoded below (rule 1 of the next section). `identity` is ignored.
 /// - Limits: decoding stops the moment the output would pass ``GzipOptions/maximumDecodedSize``
 ///   or ``GzipOptions/maximumExpansionRatio`` times the received size, and throws
-///   ``GzipError/limitExceeded(_:)``. No buffer ever grows past the limit.
+///   `GzipError.limitExceeded(_:)`. No buffer ever grows past the limit.
 ///
 /// ## Already-decoded bodies
 /// `URLSession` (`URLSessionTransport`) inflates gzip and deflate bodies itself
@@ -54,10 +54,10 @@ public import HTTPPipeline
 /// 3. its `Content-Length` equals its size, it does not decode, and it compresses: a transport
 ///    may have inflated it from a stream exactly as long as it (about 2 % of small JSON bodies
 ///    compress to their own size). Compressed, encrypted or random bytes never compress, so under
-///    a matching `Content-Length` they are a ``GzipError``.
+///    a matching `Content-Length` they are a `GzipError`.
 ///
 /// A body that starts like its coding is decoded strictly, with or without a length: any failure
-/// is a ``GzipError``. Limits are always enforced.
+/// is a `GzipError`. Limits are always enforced.
 ///
 /// ## Partial content
 /// A `206 Partial Content` response is handed on undecoded, head and all: its body is a range of
@@ -73,7 +73,7 @@ public import HTTPPipeline
 /// 120 KiB. It is replayable when the body from below is. Everything above holds, as far as a
 /// stream allows:
 /// - The limits are checked as the decoded body grows, the ratio against the bytes received so
-///   far; the read throws ``GzipError/limitExceeded(_:)`` before any byte past the limit is
+///   far; the read throws `GzipError.limitExceeded(_:)` before any byte past the limit is
 ///   handed out. Errors found later in the body (a bad checksum, truncation, trailing bytes) are
 ///   thrown by the read that meets them, after the chunks before it.
 /// - A body known to be small (its length, or else its `Content-Length`, at most 256 KiB) is read
@@ -97,7 +97,7 @@ public import HTTPPipeline
 /// - **Logging outside** (listed before) the decoder sees decoded bodies and sizes;
 ///   **inside** (listed after) it sees the bytes on the wire.
 /// - **Inside retry**: every attempt's body is decoded before retry judges it. A corrupt or
-///   truncated body throws a ``GzipError`` from here, which the default retry policy does not
+///   truncated body throws a `GzipError` from here, which the default retry policy does not
 ///   retry (it is not a transient transport error). Outside retry it decodes only the final answer.
 /// - **Anywhere relative to auth** by default: auth looks at statuses and request headers, which
 ///   decoding does not change. With request compression on, list it *before* (outside) any layer
@@ -113,7 +113,11 @@ public struct GzipMiddleware: HTTPMiddleware {
     /// - Parameter options: What to decode and how far; ``GzipOptions/default`` by default.
     public init(_ options: GzipOptions = .default) {
         self.options = options
+        self.decoding = options.decoding
     }
+
+    /// How a whole response body is decoded, from ``options``.
+    let decoding: ContentDecoding
 
     /// Asks for compressed responses, compresses a large request body if told to, and decodes
     /// the response body.
@@ -123,7 +127,7 @@ public struct GzipMiddleware: HTTPMiddleware {
     ///   - next: The rest of the pipeline.
     /// - Returns: The decoded body, with a head that no longer mentions the coding; a `206` or a
     ///   body in a coding this layer does not decode, as it came.
-    /// - Throws: ``GzipError`` for a body that cannot be decoded or passes a limit, or when a
+    /// - Throws: `GzipError` for a body that cannot be decoded or passes a limit, or when a
     ///   request body cannot be compressed; whatever `next` threw, unchanged.
     @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
@@ -138,9 +142,11 @@ public struct GzipMiddleware: HTTPMiddleware {
         let prepared = try prepare(request)
         let response = try await next(prepared)
         // Nothing to decode (no coding named, not a gzip download): as it came, uncopied.
-        if response.head.fields["Content-Encoding"] == nil, !mayDecodeAsDownload(response.head) { return response }
+        if response.head.fields["Content-Encoding"] == nil, !decoding.mayDecodeAsDownload(response.head) {
+            return response
+        }
         guard let data = response.body.bufferedData else { return try await decodeStreamed(response) }
-        let (body, head) = try decode(data, response.head)
+        let (body, head) = try decoding.decode(data, response.head)
         return HTTPResponse(head: head, body: HTTPBody(body))
     }
 }

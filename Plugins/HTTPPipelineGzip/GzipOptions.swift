@@ -11,7 +11,7 @@
 /// ```
 public struct GzipOptions: Sendable, Equatable {
     /// The most bytes a decoded body may have. Decoding stops, with
-    /// ``GzipError/limitExceeded(_:)``, as soon as the output would pass it.
+    /// `GzipError.limitExceeded(_:)`, as soon as the output would pass it.
     public var maximumDecodedSize: Int
 
     /// The most times a decoded body may exceed the size of the body as it was received.
@@ -30,10 +30,10 @@ public struct GzipOptions: Sendable, Equatable {
     public var requestCompressionThreshold: Int?
 
     /// The decoded size below which ``maximumExpansionRatio`` is not checked: 1 MiB.
-    public static let ratioFloor = 1 << 20
+    public static let ratioFloor = ContentDecoding.ratioFloor
 
     /// The most codings one `Content-Encoding` may stack (e.g. `gzip, gzip`): 3.
-    public static let maximumStackedCodings = 3
+    public static let maximumStackedCodings = ContentDecoding.maximumStackedCodings
 
     /// Safe defaults: decoded bodies up to 64 MiB and 100 times their compressed size, gzip
     /// downloads left alone, request bodies sent as they are.
@@ -88,11 +88,15 @@ extension GzipOptions {
     /// The bound on the decoded size of a body received as `wireSize` bytes, and the limit to
     /// report when it is passed.
     package func outputLimit(forWireSize wireSize: Int) -> OutputLimit {
-        let (product, overflow) = wireSize.multipliedReportingOverflow(by: maximumExpansionRatio)
-        let byRatio = max(Self.ratioFloor, overflow ? Int.max : product)
-        if byRatio < maximumDecodedSize {
-            return OutputLimit(bytes: byRatio, error: .expansionRatio(maximumExpansionRatio))
-        }
-        return OutputLimit(bytes: maximumDecodedSize, error: .decodedSize(maximumDecodedSize))
+        decoding.outputLimit(forWireSize: wireSize)
+    }
+
+    /// The decoding rules these options set.
+    package var decoding: ContentDecoding {
+        ContentDecoding(
+            maximumDecodedSize: maximumDecodedSize,
+            maximumExpansionRatio: maximumExpansionRatio,
+            decodesGzipDownloads: decodesGzipDownloads
+        )
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPPipeline
-import HTTPPipelineGzip
+import HTTPPipelineZlib
 
 extension Cassette {
     /// A body as a cassette records it: decoded from gzip or deflate when its `Content-Encoding`
@@ -18,8 +18,9 @@ extension Cassette {
         guard fields["Content-Encoding"] != nil, !body.isEmpty else { return (body, fields) }
         // Read as the gzip plugin reads a response: decoded, or found already decoded below
         // (URLSession on Linux inflates gzip, deflate and brotli and keeps the header), or left.
-        let gzip = GzipMiddleware(GzipOptions.default.limiting(decodedSize: limit, expansionRatio: Int.max))
-        guard let (plain, head) = try? gzip.decode(body, HTTPResponseHead(status: 200, fields: fields)) else {
+        let decoding = ContentDecoding(
+            maximumDecodedSize: limit, maximumExpansionRatio: Int.max, decodesGzipDownloads: false)
+        guard let (plain, head) = try? decoding.decode(body, HTTPResponseHead(status: 200, fields: fields)) else {
             return (body, fields)
         }
         return (plain, head.fields)

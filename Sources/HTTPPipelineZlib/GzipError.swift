@@ -1,7 +1,7 @@
 /// Why a gzip or deflate body could not be decoded, or a request body could not be compressed.
 ///
 /// Every case names what went wrong in the stream, never its bytes, so the error is safe to log.
-/// ``GzipMiddleware`` throws it in place of a response; the exchange itself succeeded.
+/// `GzipMiddleware` throws it in place of a response; the exchange itself succeeded.
 public struct GzipError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case truncated, corrupt, badHeader, checksumMismatch, trailingData, limitExceeded, tooManyCodings, zlibFailure

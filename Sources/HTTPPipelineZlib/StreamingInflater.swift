@@ -1,5 +1,5 @@
 import CHTTPPipelineZlib
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -33,9 +33,9 @@ import Darwin
 ///
 /// Not `Sendable`: it belongs to the one reader of one body. The zlib stream (in ``Inflater``) is
 /// freed by `deinit` on every path, the reader finishing, failing or dropping the body.
-final class StreamingInflater {
+package final class StreamingInflater {
     /// What a call to ``next(limit:)`` found.
-    enum Step {
+    package enum Step {
         /// Decoded bytes (or, for a plain body, bytes as received); never empty.
         case output(Data)
         /// Nothing more without more input: call ``append(_:)`` or ``finish()``.
@@ -51,10 +51,10 @@ final class StreamingInflater {
     /// pages, faulted each one in and unmapped them again: 64 MiB of JSON streamed in 16 KiB chunks
     /// took 115 ms (16,000 page faults) against 81 ms for zlib alone; at 120 KiB, 81 ms, and fewer
     /// steps than at 64 KiB (86 ms).
-    static let outputStep = 120 << 10
+    package static let outputStep = 120 << 10
     /// How many input bytes decide a deflate body's format: 4 KiB. Over 3,000 generated JSON, HTML
     /// and random bodies, raw deflate reading failed within 105 bytes.
-    static let probeWindow = 4 << 10
+    package static let probeWindow = 4 << 10
     /// Decoded bytes up to this size are copied into a `Data` of their size and the output buffer
     /// kept; larger ones are handed over as they are.
     private static let copyBelow = 16 << 10
@@ -133,7 +133,7 @@ final class StreamingInflater {
     ///   - coding: The body's coding.
     ///   - plainBody: When a body that does not decode is handed out as plain instead.
     /// - Throws: ``GzipError/zlibFailure(message:)`` when zlib cannot set up a stream.
-    init(_ coding: GzipDecoder.Coding, plainBody: GzipDecoder.PlainBody) throws(GzipError) {
+    package init(_ coding: GzipDecoder.Coding, plainBody: GzipDecoder.PlainBody) throws(GzipError) {
         inflater = try Inflater(windowBits: Inflater.raw)
         self.plainBody = plainBody
         phase = coding == .gzip ? .gzipStart : .deflateStart
@@ -145,14 +145,14 @@ final class StreamingInflater {
     }
 
     /// Whether the body was found to be plain (not encoded as claimed) and is handed out as it came.
-    var isPlain: Bool {
+    package var isPlain: Bool {
         if case .plain = phase { return true }
         return false
     }
 
     /// Whether the decoder knows whether the body is plain: after gzip's magic bytes or the
     /// deflate probe.
-    var isDecided: Bool {
+    package var isDecided: Bool {
         switch phase {
         case .gzipStart, .deflateStart, .probe: false
         default: true
@@ -162,17 +162,17 @@ final class StreamingInflater {
     /// The error strict decoding would have thrown for a body taken as plain.
     ///
     /// - Parameter inputCount: The body's whole size.
-    func plainError(inputCount: Int) -> GzipError? {
+    package func plainError(inputCount: Int) -> GzipError? {
         plainFailure?.error(inputCount: inputCount)
     }
 
     /// Adds the next bytes of the body.
-    func append(_ chunk: Data) {
+    package func append(_ chunk: Data) {
         input.append(chunk)
     }
 
     /// Says that the body has no more bytes.
-    func finish() {
+    package func finish() {
         inputEnded = true
     }
 
@@ -181,7 +181,7 @@ final class StreamingInflater {
     /// - Parameter limit: The limit for the bytes received so far.
     /// - Returns: Whether it is known (``isDecided``); `false` when more input is needed.
     /// - Throws: ``GzipError`` as ``next(limit:)`` does.
-    func decide(limit: OutputLimit) throws(GzipError) -> Bool {
+    package func decide(limit: OutputLimit) throws(GzipError) -> Bool {
         while !isDecided {
             guard try advanceUndecided(limit: limit) else { return false }
         }
@@ -193,7 +193,7 @@ final class StreamingInflater {
     /// - Parameter limit: The limit for the bytes received so far.
     /// - Throws: ``GzipError`` for a body that is cut short, corrupt, fails a check, has trailing
     ///   data, or passes the limit.
-    func next(limit: OutputLimit) throws(GzipError) -> Step {
+    package func next(limit: OutputLimit) throws(GzipError) -> Step {
         while true {
             switch phase {
             case .gzipStart, .deflateStart, .probe:
