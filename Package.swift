@@ -242,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineCurlTests",
             dependencies: [
-                "TestSupport", "HTTPPipelineCurl", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry",
+                "TestSupport", "HTTPPipelineCurl", "HTTPPipeline", "HTTPPipelineTesting",
             ],
             swiftSettings: swiftSettings
         ),
@@ -265,6 +265,7 @@ let package = Package(
         // bodies): a plain target under Tests/, not a product.
         .target(
             name: "TestSupport",
+            dependencies: ["HTTPPipeline"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -299,7 +300,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineTimeoutTests",
-            dependencies: ["HTTPPipelineTimeout", "HTTPPipelineRetry", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["TestSupport", "HTTPPipelineTimeout", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -309,12 +310,14 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineCircuitBreakerTests",
-            dependencies: ["HTTPPipelineCircuitBreaker", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry"],
+            dependencies: ["TestSupport", "HTTPPipelineCircuitBreaker", "HTTPPipeline", "HTTPPipelineTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "HTTPPipelineHedgingTests",
-            dependencies: ["HTTPPipelineURLSession", "HTTPPipelineHedging", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: [
+                "TestSupport", "HTTPPipelineURLSession", "HTTPPipelineHedging", "HTTPPipeline", "HTTPPipelineTesting",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -327,16 +330,14 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineRedirectTests",
             dependencies: [
-                "HTTPPipelineURLSession",
-                "HTTPPipelineRedirect", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth",
-                "HTTPPipelineLogging",
+                "HTTPPipelineURLSession", "HTTPPipelineRedirect", "HTTPPipeline", "HTTPPipelineTesting",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "HTTPPipelineOrderingTests",
             dependencies: [
-                "HTTPPipelineRedaction",
+                "TestSupport", "HTTPPipelineRedaction",
                 "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineCircuitBreaker
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 @Suite struct CircuitBreakerMiddlewareTests {

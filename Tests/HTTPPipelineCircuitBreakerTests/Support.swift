@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineCircuitBreaker
 import HTTPPipelineTesting
+import TestSupport
 
 /// `https://<host>/<path>`.
 func url(_ path: String = "books/1", host: String = "api.example.invalid") -> URL {
@@ -32,9 +33,5 @@ extension Result where Success == HTTPResponse {
 func call(_ transport: some HTTPTransport, _ request: HTTPRequest = HTTPRequest(url: url())) async -> Result<
     HTTPResponse, any Error
 > {
-    do {
-        return .success(try await transport.send(request))
-    } catch {
-        return .failure(error)
-    }
+    await outcome(of: transport, request)
 }

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineCurl
-import HTTPPipelineRetry
 import HTTPPipelineTesting
 import Testing
 
@@ -47,14 +46,5 @@ struct CurlErrorTests {
             _ = try await CurlTransport(configuration: .default).send(request)
         }
         #expect(server.requests.isEmpty)
-    }
-
-    @Test func retrysDefaultPolicyRetriesTheTransientCategoriesAndNotTLS() throws {
-        let policy = RetryPolicy.default
-        let request = HTTPRequest(url: try #require(URL(string: "http://example.com/")))
-        for (code, transient) in [(28, true), (7, true), (6, true), (56, true), (18, true), (60, false), (3, false)] {
-            let error = CurlTransportError(code: code, message: "")
-            #expect(policy.shouldRetry(.failure(error), for: request) == transient, "CURLcode \(code)")
-        }
     }
 }

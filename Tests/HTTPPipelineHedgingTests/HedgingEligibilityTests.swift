@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineHedging
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 @Suite("HedgingMiddleware: which calls are hedged")

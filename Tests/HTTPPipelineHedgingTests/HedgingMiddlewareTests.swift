@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineHedging
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 @Suite("HedgingMiddleware: hedges on a manual clock")

@@ -57,12 +57,6 @@ func hedging(
 }
 
 extension Result where Success == HTTPResponse {
-    /// The status, if a response came back.
-    var status: Int? {
-        if case .success(let response) = self { return response.status.code }
-        return nil
-    }
-
     /// The body as text, if a response came back.
     func text() async -> String? {
         guard case .success(let response) = self else { return nil }

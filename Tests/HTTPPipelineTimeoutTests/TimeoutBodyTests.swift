@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineTesting
 import HTTPPipelineTimeout
+import TestSupport
 import Testing
 
 /// The decision on bodies: a total deadline covers reading a streamed body; a per-attempt timeout

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineTesting
 import HTTPPipelineTimeout
+import TestSupport
 import Testing
 
 @Suite("TimeoutMiddleware: deadlines and per-attempt timeouts on a manual clock")

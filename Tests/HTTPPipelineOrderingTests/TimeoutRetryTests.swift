@@ -3,6 +3,7 @@ import HTTPPipeline
 import HTTPPipelineRetry
 import HTTPPipelineTesting
 import HTTPPipelineTimeout
+import TestSupport
 import Testing
 
 @Suite("Timeouts and retry")
@@ -19,7 +20,7 @@ struct TimeoutRetryTests {
             Self.retry(clock)
             TimeoutMiddleware.perAttempt(.seconds(1), clock: clock)
         }
-        let result = await clock.run { try await pipeline.send(HTTPRequest(url: timeoutURL)) }
+        let result = await clock.run { try await pipeline.send(HTTPRequest(url: orderingURL)) }
         #expect(result.status == 200)
         #expect(transport.requests.count == 2)
     }
@@ -34,7 +35,7 @@ struct TimeoutRetryTests {
             Self.retry(clock)
             TimeoutMiddleware.perAttempt(.seconds(1), clock: clock)
         }
-        var request = HTTPRequest(method: streamedBody ? .put : .post, url: timeoutURL)
+        var request = HTTPRequest(method: streamedBody ? .put : .post, url: orderingURL)
         let chunks = AsyncStream<Data> { continuation in
             continuation.yield(Data("order".utf8))
             continuation.finish()
@@ -54,15 +55,15 @@ struct TimeoutRetryTests {
             Self.retry(clock)
             TimeoutMiddleware.deadline(.seconds(1), clock: clock)
         }
-        let result = await clock.run { try await pipeline.send(HTTPRequest(url: timeoutURL)) }
+        let result = await clock.run { try await pipeline.send(HTTPRequest(url: orderingURL)) }
         #expect(result.timeout == HTTPTimeoutError(.total, after: .seconds(1)))
         #expect(transport.requests.count == 1)
         #expect(
             RetryPolicy.default.shouldRetry(
-                .failure(HTTPTimeoutError(.attempt, after: .seconds(1))), for: HTTPRequest(url: timeoutURL)))
+                .failure(HTTPTimeoutError(.attempt, after: .seconds(1))), for: HTTPRequest(url: orderingURL)))
         #expect(
             !RetryPolicy.default.shouldRetry(
-                .failure(HTTPTimeoutError(.total, after: .seconds(1))), for: HTTPRequest(url: timeoutURL)))
+                .failure(HTTPTimeoutError(.total, after: .seconds(1))), for: HTTPRequest(url: orderingURL)))
     }
 
     @Test(
@@ -77,7 +78,7 @@ struct TimeoutRetryTests {
                 TimeoutMiddleware.deadline(deadline, clock: clock)
                 Self.retry(clock, backoff: exact)
             }
-            let result = await clock.run { try await pipeline.send(HTTPRequest(url: timeoutURL)) }
+            let result = await clock.run { try await pipeline.send(HTTPRequest(url: orderingURL)) }
             #expect(result.status == 503, "deadline \(deadline): the last response, not a timeout")
             #expect(transport.requests.count == attempts, "deadline \(deadline): waits 1 s, then 2 s only if it fits")
         }
