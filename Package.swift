@@ -31,8 +31,6 @@ let package = Package(
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
         .library(name: "HTTPPipelineCurl", targets: ["HTTPPipelineCurl"]),
-        .executable(name: "pipeline-demo", targets: ["PipelineDemo"]),
-        .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
     ],
     targets: [
         // Libraries a dependent may use: the core, the transports, the test kit, the standard stack, the
@@ -162,10 +160,15 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         // Not shipped: the demo and the library scenario (Examples/), the bench and the soak
-        // (Benchmarks/), and the fuzzers (Fuzz/; Scripts/fuzz.sh builds them with libFuzzer, built
-        // normally each replays the files named on its command line).
+        // (Benchmarks/), and the fuzzers. The two executables are no products: a dependent never
+        // sees them, and this package runs them by target name (`swift run pipeline-demo`,
+        // `swift run -c release pipeline-bench`; their modules are `pipeline_demo` and
+        // `pipeline_bench`). The bench stays in this package because it measures package-level
+        // mechanisms (the codec's buffer growth, the locks, the HAR model) no other package sees.
+        // The fuzzers (Fuzz/): Scripts/fuzz.sh builds them with libFuzzer; built normally, each
+        // replays the files named on its command line.
         .executableTarget(
-            name: "PipelineDemo",
+            name: "pipeline-demo",
             dependencies: [
                 "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
@@ -179,7 +182,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
-            name: "PipelineBench",
+            name: "pipeline-bench",
             dependencies: [
                 "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
@@ -362,7 +365,7 @@ let package = Package(
             name: "PipelineDemoTests",
             dependencies: [
                 "HTTPPipelineURLSession",
-                "PipelineDemo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging",
+                "pipeline-demo", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineAuth", "HTTPPipelineLogging",
                 "HTTPPipelineHeaders", "HTTPPipelineRetry", "HTTPPipelineGzip",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout",
             ],

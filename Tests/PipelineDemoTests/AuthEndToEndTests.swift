@@ -6,7 +6,7 @@ import HTTPPipelineTesting
 import HTTPPipelineURLSession
 import Testing
 
-@testable import PipelineDemo
+@testable import pipeline_demo
 
 /// Auth end to end: `URLSessionTransport`, the loopback server's token endpoint that rotates both
 /// tokens on every refresh, and a credential source that calls it through a pipeline without auth.

@@ -4,7 +4,7 @@ import HTTPPipelineTesting
 import HTTPPipelineURLSession
 import Testing
 
-@testable import PipelineDemo
+@testable import pipeline_demo
 
 /// The demo's deadline section: a 5 s route cut by a 1 s deadline, against a loopback server.
 @Suite struct DeadlineDemoTests {

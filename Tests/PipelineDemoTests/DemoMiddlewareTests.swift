@@ -3,7 +3,7 @@ import HTTPPipeline
 import HTTPPipelineTesting
 import Testing
 
-@testable import PipelineDemo
+@testable import pipeline_demo
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

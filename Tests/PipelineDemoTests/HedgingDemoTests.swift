@@ -4,7 +4,7 @@ import HTTPPipelineTesting
 import HTTPPipelineURLSession
 import Testing
 
-@testable import PipelineDemo
+@testable import pipeline_demo
 
 /// The demo's hedging section, against a loopback server where every 20th request stalls.
 @Suite struct HedgingDemoTests {

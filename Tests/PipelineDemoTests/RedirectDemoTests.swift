@@ -4,7 +4,7 @@ import HTTPPipelineTesting
 import HTTPPipelineURLSession
 import Testing
 
-@testable import PipelineDemo
+@testable import pipeline_demo
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

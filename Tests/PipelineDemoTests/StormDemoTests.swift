@@ -2,7 +2,7 @@ import Foundation
 import HTTPPipelineAuth
 import Testing
 
-@testable import PipelineDemo
+@testable import pipeline_demo
 
 /// The demo's storm section: 200 calls with an expired token over loopback, without and with a
 /// concurrency limit of 8 above auth, counted at the server.

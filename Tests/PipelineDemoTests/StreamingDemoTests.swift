@@ -6,7 +6,7 @@ import HTTPPipelineTesting
 import HTTPPipelineURLSession
 import Testing
 
-@testable import PipelineDemo
+@testable import pipeline_demo
 
 /// The demo's streaming section: a gzip download through the standard stack into a file, and a
 /// per-call retry override, against the loopback server.
