@@ -208,7 +208,7 @@ package enum SoakRun {
             _ = error
             return (.cancelled, cancelled ? nil : "request \(id) ended cancelled without being cancelled")
         case .failure(let error):
-            if case AuthError.refreshTimedOut = error { return (.refreshTimedOut, nil) }
+            if (error as? AuthError)?.isRefreshTimedOut == true { return (.refreshTimedOut, nil) }
             if cancelled { return (nil, "request \(id) was cancelled but failed with \(error)") }
             if error is URLError { return (.transportError, nil) }
             if error is GzipError { return (.gzipError, nil) }

@@ -1,25 +1,83 @@
-/// Why the auth middleware could not authorise a request. Descriptions never hold a token.
-public enum AuthError: Error, Sendable, CustomStringConvertible {
+/// Why the auth layer could not put a usable credential on a request.
+///
+/// A struct with a private code, so a new reason is a new static, never a break in a caller's
+/// exhaustive `switch`: read ``isReauthenticationRequired`` and the other `is…` properties, and
+/// ``underlying``, ``limit``, ``window``, ``timeout``, ``reason`` for the details. Its description
+/// names what failed, never a credential.
+public struct AuthError: Error, Sendable, CustomStringConvertible {
+    private enum Code: Sendable {
+        case refreshFailed, reauthenticationRequired, tooManyRefreshes, refreshTimedOut, invalidCredential
+    }
+
+    private let code: Code
+    /// What the credential source threw, for a failed refresh; `nil` otherwise.
+    public let underlying: (any Error)?
+    /// The most refreshes allowed within ``window``, for too many refreshes; `nil` otherwise.
+    public let limit: Int?
+    /// The window the refresh limit counts over, for too many refreshes; `nil` otherwise.
+    public let window: Duration?
+    /// How long the refresh was waited for, for a refresh that timed out; `nil` otherwise.
+    public let timeout: Duration?
+    /// What is wrong with the credential, for an invalid one; `nil` otherwise.
+    public let reason: String?
+
+    private init(
+        _ code: Code, underlying: (any Error)? = nil, limit: Int? = nil, window: Duration? = nil,
+        timeout: Duration? = nil, reason: String? = nil
+    ) {
+        self.code = code
+        self.underlying = underlying
+        self.limit = limit
+        self.window = window
+        self.timeout = timeout
+        self.reason = reason
+    }
+
     /// The refresh failed; every request that waited on it gets this same error.
-    case refreshFailed(underlying: any Error)
-    /// The refresh token itself was rejected: the user must sign in again.
-    case reauthenticationRequired
-    /// More than the allowed number of refreshes happened within the guard's window; the token
-    /// endpoint is not called again until the window has moved on.
-    case tooManyRefreshes(limit: Int, window: Duration)
+    ///
+    /// - Parameter underlying: What the credential source threw.
+    public static func refreshFailed(underlying: any Error) -> AuthError {
+        AuthError(.refreshFailed, underlying: underlying)
+    }
+
+    /// The refresh token itself was rejected, or the user signed out: the user must sign in again.
+    public static let reauthenticationRequired = AuthError(.reauthenticationRequired)
+
+    /// More than `limit` refreshes happened within `window`; the token endpoint is not called
+    /// again until the window has moved on.
+    public static func tooManyRefreshes(limit: Int, window: Duration) -> AuthError {
+        AuthError(.tooManyRefreshes, limit: limit, window: window)
+    }
+
     /// The credential source did not answer within the refresh timeout.
-    case refreshTimedOut(after: Duration)
+    public static func refreshTimedOut(after timeout: Duration) -> AuthError {
+        AuthError(.refreshTimedOut, timeout: timeout)
+    }
+
     /// A credential that cannot be sent: empty, or holding characters a header cannot carry.
-    case invalidCredential(reason: String)
+    public static func invalidCredential(reason: String) -> AuthError {
+        AuthError(.invalidCredential, reason: reason)
+    }
+
+    /// Whether the refresh failed (``underlying`` says why).
+    public var isRefreshFailed: Bool { code == .refreshFailed }
+    /// Whether the user must sign in again.
+    public var isReauthenticationRequired: Bool { code == .reauthenticationRequired }
+    /// Whether the refresh limit was reached.
+    public var isTooManyRefreshes: Bool { code == .tooManyRefreshes }
+    /// Whether the refresh was not answered in time.
+    public var isRefreshTimedOut: Bool { code == .refreshTimedOut }
+    /// Whether the credential cannot be sent.
+    public var isInvalidCredential: Bool { code == .invalidCredential }
 
     public var description: String {
-        switch self {
-        case .refreshFailed(let underlying): "refreshing the credential failed: \(type(of: underlying))"
+        switch code {
+        case .refreshFailed: "refreshing the credential failed: \(underlying.map { "\(type(of: $0))" } ?? "unknown")"
         case .reauthenticationRequired: "the refresh token was rejected; sign in again"
-        case .tooManyRefreshes(let limit, let window):
-            "more than \(limit) credential refreshes within \(window); not refreshing again yet"
-        case .refreshTimedOut(let after): "the credential source did not answer within \(after)"
-        case .invalidCredential(let reason): "invalid credential: \(reason)"
+        case .tooManyRefreshes:
+            "more than \(limit ?? 0) credential refreshes within \(window ?? .zero); not refreshing again yet"
+        case .refreshTimedOut: "the credential source did not answer within \(timeout ?? .zero)"
+        case .invalidCredential: "invalid credential: \(reason ?? "")"
         }
     }
 }

@@ -134,7 +134,7 @@ extension CredentialStore {
             case .failure(let error):
                 lastFailure = (timeline.elapsed, error)
                 if proactive { lastProactiveFailure = timeline.elapsed }
-                if case AuthError.reauthenticationRequired = error {
+                if (error as? AuthError)?.isReauthenticationRequired == true {
                     needsSignIn = true
                     // Rejected after a 401 or an expiry, the credential is dead too; ahead of
                     // expiry it still works until it expires.
@@ -226,7 +226,7 @@ extension CredentialStore {
 
     private static func mapped(_ error: any Error) -> any Error {
         switch error {
-        case is AuthError: error
+        case let error as AuthError: error
         case is RefreshTokenRejected: AuthError.reauthenticationRequired
         default: AuthError.refreshFailed(underlying: error)
         }

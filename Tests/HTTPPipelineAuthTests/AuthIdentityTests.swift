@@ -12,7 +12,7 @@ import FoundationNetworking
 /// Sign-in, account switch and sign-out, and what a request sent under one identity may get.
 @Suite(.timeLimit(.minutes(1))) struct AuthIdentityTests {
     static func isReauthentication(_ error: any Error) -> Bool {
-        if case AuthError.reauthenticationRequired = error { return true }
+        if (error as? AuthError)?.isReauthenticationRequired == true { return true }
         return false
     }
 

@@ -78,7 +78,7 @@ import FoundationNetworking
         let pipeline = Pipeline(transport: transport) { AuthMiddleware(source: source, clock: ManualClock()) }
         for _ in 0..<3 {
             await #expect { try await pipeline.send(HTTPRequest(url: testURL)) } throws: { error in
-                if case AuthError.reauthenticationRequired = error { return true }
+                if (error as? AuthError)?.isReauthenticationRequired == true { return true }
                 return false
             }
         }
@@ -96,7 +96,7 @@ import FoundationNetworking
         let pipeline = Pipeline(transport: transport) { auth }
         for _ in 0..<3 {
             await #expect { try await pipeline.send(HTTPRequest(url: testURL)) } throws: { error in
-                if case AuthError.reauthenticationRequired = error { return true }
+                if (error as? AuthError)?.isReauthenticationRequired == true { return true }
                 return false
             }
         }

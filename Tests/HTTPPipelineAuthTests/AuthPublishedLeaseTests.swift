@@ -132,7 +132,7 @@ import Testing
         await #expect {
             try await pipeline.send(HTTPRequest(url: testURL))
         } throws: { error in
-            if case AuthError.reauthenticationRequired = error { return true }
+            if (error as? AuthError)?.isReauthenticationRequired == true { return true }
             return false
         }
         #expect(transport.requests.count == 3)
