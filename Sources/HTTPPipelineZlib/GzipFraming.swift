@@ -3,7 +3,7 @@ import CHTTPPipelineZlib
 /// The framing of gzip (RFC 1952) and zlib (RFC 1950) streams: headers, trailers, magic bytes.
 enum GzipFraming {
     /// The flag bits of a gzip header.
-    private enum Flag {
+    enum Flag {
         static let headerCRC: UInt8 = 0x02
         static let extra: UInt8 = 0x04
         static let name: UInt8 = 0x08

@@ -23,13 +23,7 @@ struct GzipHeaderParser {
         case done
     }
 
-    private enum Flag {
-        static let headerCRC: UInt8 = 0x02
-        static let extra: UInt8 = 0x04
-        static let name: UInt8 = 0x08
-        static let comment: UInt8 = 0x10
-        static let reserved: UInt8 = 0xE0
-    }
+    private typealias Flag = GzipFraming.Flag
 
     private var field = Field.fixed
     private var flags: UInt8 = 0

@@ -18,15 +18,6 @@ import FoundationNetworking
     static let callerCookie = "caller=C00KIE-for-A"
     static let serverCookie = "a_session=SET-BY-A"
 
-    /// A session of its own whose cookie storage is its own too (an ephemeral configuration's, in
-    /// memory), so what it stores is this test's.
-    static func transport() -> URLSessionTransport {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieAcceptPolicy = .always
-        configuration.httpShouldSetCookies = true
-        return URLSessionTransport(configuration: configuration)
-    }
-
     @Test func aCrossOriginRedirectToAnotherServerCarriesNoCredentialAndNoCookieOfTheFirst() async throws {
         let serverA = LoopbackServer()
         let serverB = LoopbackServer()
@@ -44,7 +35,10 @@ import FoundationNetworking
         defer { serverA.stop() }
 
         let sink = InMemoryLogSink()
-        let pipeline = Pipeline(transport: Self.transport()) {
+        // A session whose cookie storage is its own (an ephemeral configuration's, in memory).
+        let session = URLSessionConfiguration.ephemeral
+        session.httpCookieAcceptPolicy = .always
+        let pipeline = Pipeline(transport: URLSessionTransport(configuration: session)) {
             RedirectMiddleware()
             AuthMiddleware(source: FixedCredential(.bearer(Self.token)))
             LoggingMiddleware(level: .headers, sink: sink)
