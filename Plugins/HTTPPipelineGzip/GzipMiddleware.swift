@@ -31,40 +31,31 @@ public import HTTPPipeline
 ///   raw deflate otherwise, as browsers do.
 /// - Stacked codings (`gzip, gzip`) up to ``GzipOptions/maximumStackedCodings``; more is
 ///   `GzipError.tooManyCodings(count:maximum:)`. A list with any coding it does not know
-///   (`br`, `zstd`, …) passes through untouched, header and all, unless its `Content-Length`
-///   shows it was already decoded below (rule 1 of the next section). `identity` is ignored.
+///   (`br`, `zstd`, …) passes through untouched, header and all, unless the transport decoded
+///   it (next section). `identity` is ignored.
 /// - Limits: decoding stops the moment the output would pass ``GzipOptions/maximumDecodedSize``
 ///   or ``GzipOptions/maximumExpansionRatio`` times the received size, and throws
 ///   `GzipError.limitExceeded(_:)`. No buffer ever grows past the limit.
 ///
-/// ## Already-decoded bodies
-/// `URLSession` (`URLSessionTransport`) inflates gzip and deflate bodies itself
-/// (and brotli: curl on Linux, CFNetwork on Darwin) and keeps both `Content-Encoding` and the
-/// compressed `Content-Length`; a chunked response has no `Content-Length` at all. Such a body
-/// must be passed through, never decoded twice. A body is taken as already decoded, and handed
-/// on with `Content-Encoding` removed and `Content-Length` corrected, when:
-/// 1. its `Content-Length` is present and differs from its size (the bytes were transformed
-///    below this layer) — this holds even when the decoded body is itself gzip, and for codings
-///    this layer does not decode itself (`br`); or
-/// 2. it has no `Content-Length` and does not start like the coding claimed: no gzip magic
-///    bytes `1f 8b` for gzip; for deflate (whose raw form has no magic bytes), it decodes
-///    neither as zlib nor as raw deflate. Nothing tells such bytes from a body the transport
-///    inflated, and `URLSession` refuses bytes it cannot inflate (measured on Linux), so it
-///    never hands up compressed garbage this way; or
-/// 3. its `Content-Length` equals its size, it does not decode, and it compresses: a transport
-///    may have inflated it from a stream exactly as long as it (about 2 % of small JSON bodies
-///    compress to their own size). Compressed, encrypted or random bytes never compress, so under
-///    a matching `Content-Length` they are a `GzipError`.
+/// ## Bodies the transport decoded
+/// `URLSessionTransport` inflates gzip, deflate and brotli bodies itself (the URL loading system
+/// cannot be told not to) and marks the head it hands up (`HTTPResponseHead.decodedByTransport`).
+/// Such a body is never decoded again: it is handed on under a head without `Content-Encoding`,
+/// its bytes counted against ``GzipOptions/maximumDecodedSize`` and, when the head has the
+/// encoded `Content-Length`, against ``GzipOptions/maximumExpansionRatio`` times it; a body the
+/// session could not decode (`HTTPTransportError.contentDecodingFailed(reason:)`) is a
+/// `GzipError.corrupt(message:)`.
 ///
-/// A body that starts like its coding is decoded strictly, with or without a length: any failure
-/// is a `GzipError`. Limits are always enforced.
+/// Any other body is decoded strictly: one that is not what its `Content-Encoding` says (no gzip
+/// magic bytes, a zlib stream that needs a preset dictionary, deflate that is neither zlib nor
+/// raw deflate, a stream cut short, a failed check) is a `GzipError`, whatever its framing.
 ///
 /// ## Partial content
 /// A `206 Partial Content` response is handed on undecoded, head and all: its body is a range of
 /// the compressed representation, which cannot be decoded on its own (only the whole can). If the
-/// transport already inflated it (its `Content-Length` differs from its size), the head loses
-/// `Content-Encoding` as in rule 1. `URLSession` inflates a first range itself and fails on any
-/// other; send `Accept-Encoding: identity` with `Range` requests.
+/// transport decoded it, the head loses `Content-Encoding` as in the section above. `URLSession`
+/// inflates a first range itself and fails on any other; send `Accept-Encoding: identity` with
+/// `Range` requests.
 ///
 /// ## Streamed bodies
 /// A streamed body (`HTTPBody(stream:)`, or a replayable one) is decoded as it is read, chunk by
@@ -77,14 +68,8 @@ public import HTTPPipeline
 ///   handed out. Errors found later in the body (a bad checksum, truncation, trailing bytes) are
 ///   thrown by the read that meets them, after the chunks before it.
 /// - A body known to be small (its length, or else its `Content-Length`, at most 256 KiB) is read
-///   whole first and decoded exactly as a buffered one: `URLSessionTransport` streams every body
-///   with a `Content-Encoding`, and the rules above need its size.
-/// - Otherwise gzip without its magic bytes is passed on as it came (rule 3 is applied on its
-///   first 64 KiB, and thrown at the end if its size turns out to be its `Content-Length`);
-///   deflate's format (zlib or raw, or not deflate at all) is settled on its first 4 KiB.
-/// - A body of unknown length that starts like its coding under a `Content-Length` above 256 KiB
-///   is decoded: whether that length matches is known only at the end, after decoded bytes were
-///   handed up.
+///   whole first and decoded exactly as a buffered one.
+/// - deflate's format (zlib or raw, or not deflate at all) is settled on its first 4 KiB.
 ///
 /// ## The head handed up
 /// Decoding changes the response's `HTTPResponseHead` in place: the same status
@@ -140,7 +125,12 @@ public struct GzipMiddleware: HTTPMiddleware {
             return try await GzipMiddleware(options).intercept(request, next: next)
         }
         let prepared = try prepare(request)
-        let response = try await next(prepared)
+        let response: HTTPResponse
+        do {
+            response = try await next(prepared)
+        } catch {
+            throw Self.mapped(error)
+        }
         // Nothing to decode (no coding named, not a gzip download): as it came, uncopied.
         if response.head.fields["Content-Encoding"] == nil, !decoding.mayDecodeAsDownload(response.head) {
             return response

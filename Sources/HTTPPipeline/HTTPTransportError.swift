@@ -14,10 +14,12 @@ public struct HTTPTransportError: Error, Hashable, Sendable, CustomStringConvert
     private enum Code: Hashable, Sendable {
         case invalidRequest
         case nonHTTPResponse
+        case contentDecodingFailed
     }
 
     private let code: Code
-    /// What is wrong with the request, for an invalid request; `nil` otherwise.
+    /// What is wrong with the request, for an invalid request, or with the body, for a body the
+    /// transport could not decode; `nil` otherwise.
     public let reason: String?
 
     private init(_ code: Code, reason: String? = nil) {
@@ -36,13 +38,28 @@ public struct HTTPTransportError: Error, Hashable, Sendable, CustomStringConvert
     /// The URL loading system answered with something other than an HTTP response.
     public static let nonHTTPResponse = HTTPTransportError(.nonHTTPResponse)
 
+    /// A transport that decodes content codings itself (``HTTPResponseHead/decodedByTransport``)
+    /// found a body that is not what its `Content-Encoding` says: corrupt, or in a coding it does
+    /// not know. The gzip plugin reports it as its own decoding error, so a verdict on a body is
+    /// the same whichever side decoded it.
+    ///
+    /// - Parameter reason: What the decoder said, in words that hold no byte of the body.
+    /// - Returns: The error.
+    public static func contentDecodingFailed(reason: String) -> HTTPTransportError {
+        HTTPTransportError(.contentDecodingFailed, reason: reason)
+    }
+
     /// Whether the request could not be sent as it is, whatever the reason.
     public var isInvalidRequest: Bool { code == .invalidRequest }
+
+    /// Whether the transport could not decode the body's content coding.
+    public var isContentDecodingFailed: Bool { code == .contentDecodingFailed }
 
     public var description: String {
         switch code {
         case .invalidRequest: "invalid request: \(reason ?? "")"
         case .nonHTTPResponse: "the server's reply was not an HTTP response"
+        case .contentDecodingFailed: "the body could not be decoded as its Content-Encoding says: \(reason ?? "")"
         }
     }
 }

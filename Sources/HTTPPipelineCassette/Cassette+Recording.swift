@@ -55,7 +55,9 @@ extension Cassette {
     ) -> (HAR.Entry, Int) {
         let redactor = self.redactor
         let plainRequest = requestBody.map { Self.plain($0, fields: request.fields, limit: limit) }
-        let plainResponse = responseBody.map { Self.plain($0, fields: response.fields, limit: limit) }
+        let plainResponse = responseBody.map {
+            Self.plain($0, fields: response.fields, limit: limit, decodedByTransport: response.decodedByTransport)
+        }
         let requestFields = plainRequest?.fields ?? request.fields
         let responseFields = plainResponse?.fields ?? response.fields
         return state.withLock { state in
@@ -109,13 +111,13 @@ extension Cassette {
         }
     }
 
-    /// A captured body decoded as ``plain(_:fields:limit:)`` decodes a whole one; one cut at the
+    /// A captured body decoded as ``plain(_:fields:limit:decodedByTransport:)`` decodes a whole one; one cut at the
     /// limit is left as it is (it is recorded as a summary).
     static func plain(
-        _ body: ExchangeRecording.Captured, fields: HTTPFields, limit: Int
+        _ body: ExchangeRecording.Captured, fields: HTTPFields, limit: Int, decodedByTransport: Bool = false
     ) -> (body: ExchangeRecording.Captured, fields: HTTPFields) {
         guard body.bytes <= limit else { return (body, fields) }
-        let plain = plain(body.kept, fields: fields, limit: limit)
+        let plain = plain(body.kept, fields: fields, limit: limit, decodedByTransport: decodedByTransport)
         // Found plain already: the same bytes, in the same chunks, under the corrected head.
         guard plain.body != body.kept else { return (body, plain.fields) }
         var decoded = ExchangeRecording.Captured(plain.body)

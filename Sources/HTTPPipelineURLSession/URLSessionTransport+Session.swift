@@ -158,7 +158,7 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
             cookies.store(from: http)
             exchange.complete(nil, lateHead: http)
         } else {
-            exchange.complete(error)
+            exchange.complete(URLSessionTransport.typed(error))
         }
     }
 }

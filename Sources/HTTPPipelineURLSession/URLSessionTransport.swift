@@ -200,7 +200,11 @@ public struct URLSessionTransport: HTTPTransport {
             exchange.cancelTransfer()
             throw HTTPTransportError.nonHTTPResponse
         }
-        let head = HTTPResponseHead(http)
+        var head = HTTPResponseHead(http)
+        // The URL loading system decodes every content coding it knows and fails on others (curl
+        // on Linux: gzip, deflate, br, zstd), so a body it hands over is decoded: say so, so that
+        // the gzip plugin applies its limits and never decodes it again.
+        head.decodedByTransport = Self.isEncoded(head.fields)
         // These have no body, whatever their Content-Length says (RFC 9110 §6.4.1).
         if request.method == .head || (100..<200).contains(head.status.code) || head.status == 204 || head.status == 304
         {
@@ -210,7 +214,7 @@ public struct URLSessionTransport: HTTPTransport {
         // and then the wire length says nothing about the bytes handed over: a streamed one has
         // no length, and a buffered one may grow past the limit (then the rest streams).
         let wireLength = http.expectedContentLength >= 0 ? Int(http.expectedContentLength) : nil
-        let encoded = head.fields["Content-Encoding"] != nil
+        let encoded = head.decodedByTransport
         let reader = SessionExchange.Reader(exchange)
         guard let length = wireLength, length <= bufferingLimit else {
             return HTTPResponse(
@@ -227,6 +231,32 @@ public struct URLSessionTransport: HTTPTransport {
             }
         }
         return HTTPResponse(head: head, body: HTTPBody(data))
+    }
+
+    /// Whether `fields` name a content coding other than `identity`.
+    static func isEncoded(_ fields: HTTPFields) -> Bool {
+        guard let codings = fields["Content-Encoding"] else { return false }
+        return codings.split(separator: ",").contains {
+            let coding = $0.trimmingCharacters(in: .whitespaces)
+            return !coding.isEmpty && coding.lowercased() != "identity"
+        }
+    }
+
+    /// The error a caller gets for what the session reported: a body the session could not
+    /// decode becomes ``HTTPTransportError/contentDecodingFailed(reason:)`` (on Linux the session
+    /// reports it as `URLError` code -1 with libcurl's message, on Darwin as
+    /// `cannotDecodeContentData`); anything else as it is.
+    static func typed(_ error: (any Error)?) -> (any Error)? {
+        guard let error = error as? URLError else { return error }
+        if error.code == .cannotDecodeContentData {
+            return HTTPTransportError.contentDecodingFailed(reason: "the URL loading system could not decode it")
+        }
+        let message = (error as NSError).localizedDescription
+        let marker = "Error while processing content unencoding: "
+        if error.code == .unknown, let range = message.range(of: marker) {
+            return HTTPTransportError.contentDecodingFailed(reason: String(message[range.upperBound...]))
+        }
+        return error
     }
 
     /// The request as the session is to get it: checked, with its URL's scheme in lower case.

@@ -2,8 +2,8 @@ package import Foundation
 package import HTTPPipeline
 
 /// How a whole response body is read back to the bytes that were meant: the codings its
-/// `Content-Encoding` lists decoded last first, within a limit, or the body found already decoded
-/// by a transport below and handed on with a head that says so. The gzip plugin reads every
+/// `Content-Encoding` lists decoded last first, within a limit, or a body the transport decoded
+/// (`decodedByTransport`) checked against the same limits and handed on with a head that says so. The gzip plugin reads every
 /// buffered response this way, and the cassettes every body they record.
 package struct ContentDecoding: Sendable, Equatable {
     /// The most bytes a decoded body may have.
@@ -51,30 +51,11 @@ package struct ContentDecoding: Sendable, Equatable {
     package static func plainHead(_ head: HTTPResponseHead, size: Int?, contentType: String? = nil) -> HTTPResponseHead
     {
         var head = head
+        head.decodedByTransport = false
         head.fields["Content-Encoding"] = nil
         head.fields["Content-Length"] = size.map(String.init)
         if let contentType { head.fields["Content-Type"] = contentType }
         return head
-    }
-
-    /// What the response head says about whether its body is still the bytes that were sent.
-    package enum WireEvidence {
-        /// `Content-Length` equals the body's size: these are the wire bytes, unless a transport
-        /// inflated them from exactly as many bytes (see ``ContentDecoding/mayBeInflated(_:)``).
-        case intact
-        /// `Content-Length` differs from the body's size: something below decoded it.
-        case transformed
-        /// No usable `Content-Length` (chunked, or a transport that does not set it).
-        case unknown
-
-        package init(contentLength field: String?, bodySize: Int) {
-            // The common value ("491") parses directly; Foundation trims only what is left.
-            guard let field, let length = Int(field) ?? Int(field.trimmingCharacters(in: .whitespaces)) else {
-                self = .unknown
-                return
-            }
-            self = length == bodySize ? .intact : .transformed
-        }
     }
 
     /// The codings `Content-Encoding` lists, in the order they were applied, or `nil` when it
@@ -135,40 +116,25 @@ package struct ContentDecoding: Sendable, Equatable {
         return false
     }
 
-    /// Whether `body` could be what a transport inflated from a stream exactly as long as it.
-    ///
-    /// URLSession keeps the wire's `Content-Length` on a body it inflated, and about 1 % of small
-    /// JSON bodies gzip to exactly their own size (2 % with zlib; measured over 200,000 generated
-    /// bodies under 300 bytes), so a matching length alone does not prove that nothing decoded a
-    /// body. Such a body compressed, with its server's compressor, by at least the framing (18
-    /// bytes for gzip, 6 for zlib, none for raw deflate), so it compresses with ours too.
-    /// Compressed, encrypted or random bytes never do: deflate adds bytes to them. Judged on the
-    /// first 64 KiB.
-    package static func mayBeInflated(_ body: Data) -> Bool {
-        let sample = body.prefix(64 << 10)
-        guard let compressed = try? Deflater.compress(sample, format: .raw) else { return true }
-        return compressed.count <= sample.count
-    }
-
-    /// The response as handed to the layer above: decoded, passed through as already decoded,
-    /// or untouched. (The cassette records bodies as this reads them.)
+    /// The response as handed to the layer above: decoded, or, when the transport decoded it
+    /// (``HTTPResponseHead/decodedByTransport``), checked against the limits and passed on, or
+    /// untouched (a coding this layer does not know, a part of a representation). The verdict
+    /// on a body depends on its bytes alone: a body that is not what its `Content-Encoding` says
+    /// is a ``GzipError``, whatever its framing. (The cassettes record bodies as this reads them.)
     package func decode(_ data: Data, _ response: HTTPResponseHead) throws(GzipError) -> (Data, HTTPResponseHead) {
-        guard !data.isEmpty else { return (data, response) }
-        let codings = Self.codings(in: response.fields["Content-Encoding"] ?? "")
-        if codings?.isEmpty == true {
-            guard mayDecodeAsDownload(response) else {
-                return (data, response)
-            }
-            return try decodeDownload(data, response)
-        }
-        let wire = WireEvidence(contentLength: response.fields["Content-Length"], bodySize: data.count)
-        if wire == .transformed {
-            // Decoded below (and a coding this layer does not decode, `br`, too: URLSession
-            // inflates it): the body is plain, and a head that still named the coding would lie.
+        if response.decodedByTransport {
+            try checkDecodedBelow(count: data.count, response)
             return (data, Self.plainHead(response, size: data.count))
         }
-        // A coding this layer does not decode (`br`, `zstd`) stays as it is, header and all.
-        guard let codings else { return (data, response) }
+        guard !data.isEmpty else { return (data, response) }
+        guard let codings = Self.codings(in: response.fields["Content-Encoding"] ?? "") else {
+            // A coding this layer does not decode (`br`, `zstd`) stays as it is, header and all.
+            return (data, response)
+        }
+        if codings.isEmpty {
+            guard mayDecodeAsDownload(response) else { return (data, response) }
+            return try decodeDownload(data, response)
+        }
         // A part of a compressed representation cannot be decoded on its own (RFC 9110 §14.4).
         if response.status == 206 { return (data, response) }
         guard codings.count <= Self.maximumStackedCodings else {
@@ -176,24 +142,31 @@ package struct ContentDecoding: Sendable, Equatable {
         }
         let limit = outputLimit(forWireSize: data.count)
         var body = data
-        for (layer, coding) in codings.reversed().enumerated() {
-            // Only the outermost layer can have been decoded below; inner layers come from our
-            // own decoding and must be what the header says.
-            let plainBody: GzipDecoder.PlainBody =
-                layer > 0 ? .never : coding == .gzip ? .whenUnrecognised : .whenUndecodable
-            var statistics = DecodeStatistics()
-            switch try GzipDecoder.decode(body, as: coding, limit: limit, plainBody: plainBody, statistics: &statistics)
-            {
-            case .decoded(let decoded): body = decoded
-            case .plain:
-                if wire == .intact, !Self.mayBeInflated(data) {
-                    // The wire bytes are not what the label says: strict decoding says how.
-                    _ = try GzipDecoder.decode(data, as: coding, limit: limit)
-                }
-                return (data, Self.plainHead(response, size: data.count))
-            }
+        for coding in codings.reversed() {
+            body = try GzipDecoder.decode(body, as: coding, limit: limit)
         }
         return (body, Self.plainHead(response, size: body.count))
+    }
+
+    /// The limit for a body the transport decoded: against `Content-Length` (the encoded size,
+    /// as the server sent it) when there is one, else the decoded size alone.
+    package func limitForDecodedBelow(_ response: HTTPResponseHead) -> OutputLimit {
+        guard let wire = Self.contentLength(response.fields["Content-Length"]) else {
+            return OutputLimit(bytes: maximumDecodedSize, error: .decodedSize(maximumDecodedSize))
+        }
+        return outputLimit(forWireSize: wire)
+    }
+
+    /// Throws when a body the transport decoded, `count` bytes so far, passes the limit.
+    package func checkDecodedBelow(count: Int, _ response: HTTPResponseHead) throws(GzipError) {
+        let limit = limitForDecodedBelow(response)
+        if count > limit.bytes { throw .limitExceeded(limit.error) }
+    }
+
+    /// `Content-Length` as a number: the common value ("491") parsed directly, then trimmed.
+    package static func contentLength(_ field: String?) -> Int? {
+        guard let field else { return nil }
+        return Int(field) ?? Int(field.trimmingCharacters(in: .whitespaces))
     }
 
     /// A `.gz` download: decoded when it is gzip, untouched otherwise.

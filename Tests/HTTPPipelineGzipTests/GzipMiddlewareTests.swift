@@ -38,42 +38,6 @@ import Testing
         #expect(response.fields["Content-Length"] == nil)
     }
 
-    @Test func anAlreadyDecodedBodyUnderAGzipHeaderPassesThroughWithAPlainHead() async throws {
-        let sample = try Support.sample()
-        let (data, response) = try await Support.send(sample, headers: ["Content-Encoding": "gzip", "X-Kept": "1"])
-        #expect(data == sample)
-        #expect(response.fields["Content-Encoding"] == nil)
-        #expect(response.fields["Content-Length"] == String(sample.count))
-        #expect(response.fields["X-Kept"] == "1")
-    }
-
-    @Test func aContentLengthOtherThanTheBodySizeMeansDecodedBelowEvenWhenTheBodyIsGzip() async throws {
-        // A transport that inflated a gzip-of-a-gzip body once hands over gzip bytes with the
-        // wire's (compressed) Content-Length: they must not be decoded a second time.
-        let once = try Deflater.compress(try Support.sample(), format: .gzip)
-        let headers = ["Content-Encoding": "gzip", "Content-Length": String(once.count / 2)]
-        let (data, response) = try await Support.send(once, headers: headers)
-        #expect(data == once)
-        #expect(response.fields["Content-Length"] == String(once.count))
-    }
-
-    @Test func aStackDecodedBelowPassesThroughEvenWhenDeeperThanTheMaximum() async throws {
-        let sample = try Support.sample()
-        let headers = ["Content-Encoding": "gzip, gzip, gzip, gzip", "Content-Length": "100"]
-        let (data, response) = try await Support.send(sample, headers: headers)
-        #expect(data == sample)
-        #expect(response.fields["Content-Encoding"] == nil)
-    }
-
-    @Test func aPlainBodyUnderADeflateHeaderPassesThroughWhenNoLengthVouchesForIt() async throws {
-        for plain in [#"{"id":1}"#, "80 items", "x^ not zlib", "[1,2,3]", "<html></html>", "HK"] {
-            let body = Data(plain.utf8)
-            let (data, response) = try await Support.send(body, headers: ["Content-Encoding": "deflate"])
-            #expect(data == body, "\(plain)")
-            #expect(response.fields["Content-Encoding"] == nil)
-        }
-    }
-
     @Test func anUndecodableDeflateBodyWhoseLengthMatchesIsAnError() async throws {
         let body = Data(#"{"id":1}"#.utf8)
         let error = await Support.gzipError(

@@ -49,9 +49,14 @@ import FoundationNetworking
     @Test("A response already inflated below keeps every field but the coding, with the length of what it carries")
     func anAlreadyInflatedResponseKeepsEverythingButTheCoding() async throws {
         let sample = try Support.sample()
-        let transport = ScriptedTransport([.status(200, headers: Self.fields, body: sample)])
-        let response = try await Pipeline(transport: transport) { GzipMiddleware() }.send(Support.request())
+        var head = HTTPResponseHead(status: 200, decodedByTransport: true)
+        for (name, value) in Self.fields { head.fields[name] = value }
+        let decoded = head
+        let response = try await GzipMiddleware().intercept(Support.request()) { _ in
+            HTTPResponse(head: decoded, body: HTTPBody(sample))
+        }
         #expect(try await response.bytes() == sample)
+        #expect(!response.head.decodedByTransport)
         #expect(response.fields["Content-Encoding"] == nil)
         #expect(response.fields["Content-Length"] == String(sample.count))
         #expect(response.fields["X-Request-ID"] == "abc-123")

@@ -405,25 +405,6 @@ import Testing
         #expect(await Streamed.read(response.body).data == (try Streamed.fixture("sample.json")))
     }
 
-    @Test func aStreamedGzipBodyWithoutMagicBytesIsPassedOnAsAlreadyDecoded() async throws {
-        let plain = try Self.members().decoded
-        let chunks = Streamed.chunks(plain, every: 32 << 10)
-        let response = try await Streamed.send(Streamed.response(chunks, fields: Self.gzip, length: plain.count))
-        #expect(response.fields["Content-Encoding"] == nil)
-        #expect(response.fields["Content-Length"] == String(plain.count))
-        #expect(await Streamed.read(response.body).data == plain)
-        let unsized = try await Streamed.send(Streamed.response(chunks, fields: Self.gzip))
-        #expect(unsized.fields["Content-Length"] == nil)
-        #expect(await Streamed.read(unsized.body).data == plain)
-    }
-
-    @Test func aStreamedDeflateBodyThatIsNotDeflateIsPassedOnAsAlreadyDecoded() async throws {
-        let plain = try Self.members().decoded
-        let fields: HTTPFields = [.contentEncoding: "deflate"]
-        let outcome = await Streamed.streamedOutcome(Streamed.chunks(plain, every: 1_000), fields: fields)
-        #expect(outcome == .body(plain))
-    }
-
     @Test func aSmallStreamedBodyUnderAContentLengthIsDecodedWhole() async throws {
         let wire = try Streamed.fixture("gnu-gzip-name.json.gz")
         let sample = try Streamed.fixture("sample.json")
@@ -434,78 +415,10 @@ import Testing
         #expect(response.fields["Content-Encoding"] == nil)
     }
 
-    @Test func aSmallGzipOfAGzipInflatedBelowIsHandedUpAsTheInnerGzipNotDecodedTwice() async throws {
-        // What URLSession hands up: the inner gzip, under the outer one's Content-Length, streamed.
-        let inner = try Streamed.fixture("python-gzip.json.gz")
-        let outer = try Deflater.compress(inner, format: .gzip)
-        let fields: HTTPFields = [.contentEncoding: "gzip", .contentLength: String(outer.count)]
-        let response = try await Streamed.send(Streamed.response(Streamed.chunks(inner, every: 64), fields: fields))
-        #expect(response.body.bufferedData == inner)
-        #expect(response.fields["Content-Encoding"] == nil)
-        #expect(response.fields["Content-Length"] == String(inner.count))
-    }
-
-    @Test func aLargeBodyWhoseKnownLengthDiffersFromItsContentLengthIsPassedOnUnread() async throws {
-        let plain = try Self.members().decoded
-        let opened = Locked(0)
-        let fields: HTTPFields = [.contentEncoding: "gzip", .contentLength: "90000"]
-        let response = try await Streamed.send(
-            Streamed.response(
-                Streamed.chunks(plain, every: 8 << 10), fields: fields, length: plain.count, opened: opened))
-        #expect(opened.value == 0)
-        #expect(response.fields["Content-Encoding"] == nil)
-        #expect(response.fields["Content-Length"] == String(plain.count))
-        #expect(await Streamed.read(response.body).data == plain)
-    }
-
     /// 300 KiB of bytes that do not compress, the same every time.
     static func random(_ count: Int = 300 << 10) -> Data {
         var rng = SeededRandomNumberGenerator(seed: 13)
         return Data((0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
-    }
-
-    @Test(arguments: ["gzip", "deflate"])
-    func largeBytesThatDoNotCompressUnderAMatchingKnownLengthAreTheBufferedPathsErrorBeforeAnyByte(
-        _ coding: String
-    ) async throws {
-        let garbage = Self.random()
-        let fields: HTTPFields = [.contentEncoding: coding, .contentLength: String(garbage.count)]
-        let response = try await Streamed.send(
-            Streamed.response(Streamed.chunks(garbage, every: 16 << 10), fields: fields, length: garbage.count))
-        let read = await Streamed.read(response.body)
-        #expect(read.data.isEmpty)
-        let buffered = await Streamed.bufferedOutcome(garbage, fields: fields)
-        #expect(read.gzipError.map(Streamed.Outcome.failure) == buffered)
-        if case .failure = buffered {} else { Issue.record("the buffered path took random bytes: \(buffered)") }
-    }
-
-    @Test func largeBytesThatDoNotCompressUnderAMatchingContentLengthFailAtTheEndOfAStreamOfUnknownLength()
-        async throws
-    {
-        let garbage = Self.random()
-        let fields: HTTPFields = [.contentEncoding: "gzip", .contentLength: String(garbage.count)]
-        let response = try await Streamed.send(
-            Streamed.response(Streamed.chunks(garbage, every: 16 << 10), fields: fields))
-        let read = await Streamed.read(response.body)
-        #expect(read.data == garbage)
-        #expect(read.gzipError == .badHeader(reason: "the body does not start with the gzip magic bytes"))
-        // Under a Content-Length it does not match, it was decoded below: passed on.
-        let other: HTTPFields = [.contentEncoding: "gzip", .contentLength: String(garbage.count + 1_000)]
-        let passed = try await Streamed.send(
-            Streamed.response(Streamed.chunks(garbage, every: 16 << 10), fields: other))
-        let passedRead = await Streamed.read(passed.body)
-        #expect(passedRead.error == nil)
-        #expect(passedRead.data == garbage)
-    }
-
-    @Test func largeTextUnderAMatchingContentLengthIsPassedOnAsPossiblyInflatedBelow() async throws {
-        let plain = try Self.members().decoded
-        let fields: HTTPFields = [.contentEncoding: "gzip", .contentLength: String(plain.count)]
-        let response = try await Streamed.send(
-            Streamed.response(Streamed.chunks(plain, every: 16 << 10), fields: fields, length: plain.count))
-        let read = await Streamed.read(response.body)
-        #expect(read.error == nil)
-        #expect(read.data == plain)
     }
 
     @Test(arguments: ["gzip, gzip", "deflate, gzip", "gzip, deflate"])

@@ -52,12 +52,12 @@ import Testing
     }
 
     @Test(
-        "URLSession itself fails on compressed bytes that are not what their gzip label says, with or without a Content-Length",
+        "Compressed bytes that are not what their gzip label says are a GzipError over URLSession too, which refuses them itself, with or without a Content-Length",
         arguments: [false, true])
     func urlSessionRefusesGarbageUnderAGzipLabelItself(_ chunked: Bool) async throws {
         defer { server.stop() }
         // Raw deflate: curl accepts a zlib stream under a gzip label (and inflates it), not this.
-        let body = try GzipWireEvidenceTests.Garbage.rawDeflateStream.bytes()
+        let body = try Support.fixture("python-raw-deflate.json.deflate")
         var raw = Data("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nConnection: close\r\n".utf8)
         if chunked {
             raw += Data("Transfer-Encoding: chunked\r\n\r\n\(String(body.count, radix: 16))\r\n".utf8)
@@ -66,6 +66,6 @@ import Testing
             raw += Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body
         }
         server.route("GET", "/garbage", .raw(raw))
-        await #expect(throws: (any Error).self) { try await send("garbage") }
+        await #expect(throws: GzipError.self) { try await send("garbage") }
     }
 }
