@@ -80,7 +80,7 @@ struct GzipDecodingSequence: AsyncSequence, Sendable {
 
         private mutating func start() throws(GzipError) {
             for coding in configuration.codings.reversed() {
-                layers.append(try StreamingInflater(coding, plainBody: .never))
+                layers.append(try StreamingInflater(coding))
             }
         }
 

@@ -21,11 +21,10 @@ import Darwin
 ///   when the zlib reading fails. Which one is *probed* on the first ``probeWindow`` bytes, decoded
 ///   and thrown away (but counted against the limit); the bytes are kept and decoded again for
 ///   real once the format is settled. A failure after the probe window is an error, where the
-///   buffered decoder, holding the whole body, would still have tried raw deflate or called the
-///   body plain. Never seen in practice: bytes that are not what they are read as fail within a
-///   few dozen bytes.
-/// - Plain bodies: as ``GzipDecoder/PlainBody`` says, a body that does not start like gzip, or
-///   that fails the deflate probe, is handed out as it came (``isPlain``), instead of an error.
+///   buffered decoder, holding the whole body, would still have tried raw deflate. Never seen in
+///   practice: bytes that are not what they are read as fail within a few dozen bytes.
+/// - Strict: a body that does not start like gzip, or that fails the deflate probe, is the error
+///   the buffered decoder throws for it.
 ///
 /// Limits: `next(limit:)` takes the limit for the bytes received so far; the moment the decoded
 /// total passes it, it throws ``GzipError/limitExceeded(_:)`` without handing out that step's
@@ -36,7 +35,7 @@ import Darwin
 package final class StreamingInflater {
     /// What a call to ``next(limit:)`` found.
     package enum Step {
-        /// Decoded bytes (or, for a plain body, bytes as received); never empty.
+        /// Decoded bytes; never empty.
         case output(Data)
         /// Nothing more without more input: call ``append(_:)`` or ``finish()``.
         case needsInput
@@ -60,7 +59,7 @@ package final class StreamingInflater {
     private static let copyBelow = 16 << 10
     private static let probeScratchSize = 64 << 10
 
-    /// Why a deflate probe failed, to report if the body is not taken as plain.
+    /// Why a deflate probe failed.
     enum ProbeFailure {
         case error(GzipError)
         /// Non-zero bytes after the end of the stream, which ended after this many input bytes:
@@ -102,15 +101,12 @@ package final class StreamingInflater {
         case deflateData
         /// After the last stream: bytes counted, whether any is not zero.
         case trailing(count: Int, nonZero: Bool)
-        /// A body taken as plain, handed out as it came.
-        case plain
         /// A failed probe's trailing data, thrown once the input ends and its size is known.
         case failing(trailingFrom: Int)
         case finished
     }
 
     private var inflater: Inflater
-    private let plainBody: GzipDecoder.PlainBody
     private var phase: Phase
     private var input = StreamInput()
     private var inputEnded = false
@@ -124,18 +120,14 @@ package final class StreamingInflater {
     private var spare: UnsafeMutablePointer<UInt8>?
     private var spareCapacity = 0
     private var probeScratch: UnsafeMutablePointer<UInt8>?
-    /// Why a body was taken as plain, as the error a strict decoding would have thrown.
-    private var plainFailure: ProbeFailure?
 
     /// Starts decoding a body.
     ///
     /// - Parameters:
     ///   - coding: The body's coding.
-    ///   - plainBody: When a body that does not decode is handed out as plain instead.
     /// - Throws: ``GzipError/zlibFailure(message:)`` when zlib cannot set up a stream.
-    package init(_ coding: GzipDecoder.Coding, plainBody: GzipDecoder.PlainBody) throws(GzipError) {
+    package init(_ coding: GzipDecoder.Coding) throws(GzipError) {
         inflater = try Inflater(windowBits: Inflater.raw)
-        self.plainBody = plainBody
         phase = coding == .gzip ? .gzipStart : .deflateStart
     }
 
@@ -144,26 +136,12 @@ package final class StreamingInflater {
         free(probeScratch)
     }
 
-    /// Whether the body was found to be plain (not encoded as claimed) and is handed out as it came.
-    package var isPlain: Bool {
-        if case .plain = phase { return true }
-        return false
-    }
-
-    /// Whether the decoder knows whether the body is plain: after gzip's magic bytes or the
-    /// deflate probe.
+    /// Whether the decoder knows the body's format: after gzip's magic bytes or the deflate probe.
     package var isDecided: Bool {
         switch phase {
         case .gzipStart, .deflateStart, .probe: false
         default: true
         }
-    }
-
-    /// The error strict decoding would have thrown for a body taken as plain.
-    ///
-    /// - Parameter inputCount: The body's whole size.
-    package func plainError(inputCount: Int) -> GzipError? {
-        plainFailure?.error(inputCount: inputCount)
     }
 
     /// Adds the next bytes of the body.
@@ -176,7 +154,7 @@ package final class StreamingInflater {
         inputEnded = true
     }
 
-    /// Reads as far as needed to know whether the body is plain.
+    /// Reads as far as needed to know the body's format.
     ///
     /// - Parameter limit: The limit for the bytes received so far.
     /// - Returns: Whether it is known (``isDecided``); `false` when more input is needed.
@@ -240,10 +218,6 @@ package final class StreamingInflater {
                 }
                 if nonZero { throw .trailingData(byteCount: count) }
                 phase = .finished
-            case .plain:
-                if let chunk = input.takeFront() { return .output(chunk) }
-                guard inputEnded else { return .needsInput }
-                phase = .finished
             case .failing(let end):
                 while input.takeFront() != nil {}
                 guard inputEnded else { return .needsInput }
@@ -266,19 +240,11 @@ package final class StreamingInflater {
                 phase = .gzipHeader(GzipHeaderParser())
                 return true
             }
-            let error = GzipError.badHeader(reason: "the body does not start with the gzip magic bytes")
-            guard plainBody != .never else { throw error }
-            plainFailure = .error(error)
-            phase = .plain
+            throw .badHeader(reason: "the body does not start with the gzip magic bytes")
         case .deflateStart:
             let start = input.peek(2)
             if start.count < 2, !inputEnded { return false }
-            if start.isEmpty {
-                guard plainBody != .never else { throw .truncated }
-                plainFailure = .error(.truncated)
-                phase = .plain
-                return true
-            }
+            if start.isEmpty { throw .truncated }
             let zlib = start.count == 2 && Self.startsZlibStream(start[0], start[1])
             let windowBits = zlib ? Inflater.zlib : Inflater.raw
             try inflater.reset(windowBits: windowBits)
@@ -304,8 +270,7 @@ package final class StreamingInflater {
         return true
     }
 
-    /// Moves on from a finished attempt: to decoding for real, to the raw attempt, to a plain
-    /// body, or to an error.
+    /// Moves on from a finished attempt: to decoding for real, to the raw attempt, or to an error.
     private func settle(_ probe: Probe, failure: ProbeFailure?) throws(GzipError) {
         input.rewind()
         guard let failure else {
@@ -323,11 +288,6 @@ package final class StreamingInflater {
         freeProbeScratch()
         input.stopRetaining()
         let reported = probe.zlibFailure ?? failure
-        if plainBody == .whenUndecodable {
-            plainFailure = reported
-            phase = .plain
-            return
-        }
         switch reported {
         case .error(let error): throw error
         case .trailing(let end): phase = .failing(trailingFrom: end)
