@@ -27,7 +27,7 @@ import Testing
         "HedgingMiddleware", "GzipMiddleware",
     ]
 
-    static func profile(clock: any Clock<Duration>) -> StandardOptions {
+    static func profile(clock: ManualClock) -> StandardOptions {
         StandardOptions(
             headers: [.fixed("User-Agent", "Shelf/2.3")],
             totalTimeout: .seconds(30),
@@ -82,10 +82,12 @@ import Testing
     }
 
     @Test func aSlowAttemptInTheProfileIsHedgedWithTheCredentialAndEachCopyIsLogged() async throws {
-        // Real time, not the manual clock: the first attempt hangs until cancelled and the hedge
-        // answers at once, so the outcome depends on no quiet period (a manual clock moved on to
-        // the slow answer and the attempt timeout on a loaded CI machine). The test takes 300 ms.
-        var options = Self.profile(clock: ContinuousClock())
+        // The clock moves once, to the hedge's 300 ms, when the first attempt is out: the first
+        // attempt hangs until cancelled and the hedge answers at once, so no attempt timeout or
+        // deadline can fire however slowly a loaded machine runs the tasks (a clock moved on
+        // quiet periods, or real time, let one fire in a full sanitized run on two cores).
+        let clock = ManualClock()
+        var options = Self.profile(clock: clock)
         let sink = InMemoryLogSink()
         options.logging = .init(level: .basic, sink: sink)
         let served = Locked(0)
@@ -98,11 +100,19 @@ import Testing
             return .ok(number == 1 ? "slow" : "hedge")
         }
         let pipeline = try StandardPipeline.build(over: transport, options: options)
-        let response = try await pipeline.send(HTTPRequest(url: orderingURL))
+        let call = Task { try await pipeline.send(HTTPRequest(url: orderingURL)) }
+        let hedgeAt = clock.now.advanced(by: .milliseconds(300))
+        let armed = await eventually {
+            transport.requests.count == 1 && (clock.pendingDeadlines + clock.pendingTimers).contains(hedgeAt)
+        }
+        #expect(armed, "the first attempt is out and the hedge waits for 300 ms")
+        if !armed { call.cancel() }
+        clock.advance(to: hedgeAt)
+        let response = try await call.value
         #expect(try await response.body.collect(upTo: 100) == Data("hedge".utf8))
         #expect(transport.requests.count == 2, "the first attempt and its hedge at 300 ms")
         #expect(transport.requests.allSatisfy { $0.fields["Authorization"] == "Bearer t" })
-        await eventually(within: .seconds(5)) { sink.records.count == 2 }
+        await eventually { sink.records.count == 2 }
         #expect(sink.records.count == 2, "each copy logged: \(sink.records.map(\.outcome))")
         #expect(options.concurrencyLimit?.inFlightCount == 0)
     }
