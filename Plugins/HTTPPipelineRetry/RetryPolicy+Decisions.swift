@@ -16,6 +16,9 @@ extension RetryPolicy {
     /// deadline never is. A `URLError` is worth one when its code is in ``retryableErrors``;
     /// another transport's error when it is an `HTTPTransientFailure` that says it is transient
     /// (`CurlTransportError`'s timeout, refused connection, DNS failure and lost connection).
+    /// A failure that came before the request was sent (`HTTPFailureClass.notSent`: a refused
+    /// connection, a name that did not resolve) is retried whatever the method; any other only
+    /// for a request ``isReplayable(_:)`` allows.
     ///
     /// - Parameters:
     ///   - outcome: What the attempt ended in.
@@ -39,6 +42,9 @@ extension RetryPolicy {
             } else {
                 return false
             }
+            // Nothing reached the server (a refused connection, a name that did not resolve):
+            // any method may go again, if its body can be read again.
+            if retryable, HTTPFailureClass(error) == .notSent { return request.isReplayable }
         }
         return retryable && isReplayable(request)
     }

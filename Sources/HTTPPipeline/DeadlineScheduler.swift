@@ -7,7 +7,7 @@ import Foundation
 /// `@unchecked Sendable`, and why that is safe: `deadline` is set once before the timer is
 /// handed to the scheduler and only read afterwards; `heapIndex` is read and written only by
 /// `DeadlineScheduler` while it holds its lock (its `Locked` state), which orders every access.
-class ScheduledDeadline: @unchecked Sendable {
+package class ScheduledDeadline: @unchecked Sendable {
     /// A fixed instant, read once: the deadline before the timer is armed (reading the clock for
     /// every timer made would cost the happy path a clock read).
     private static let origin = ContinuousClock.now
@@ -21,7 +21,31 @@ class ScheduledDeadline: @unchecked Sendable {
 
     /// Called once on the scheduler's thread when the deadline passes, unless the timer was
     /// cancelled first. Keep it short: it runs before later timers fire.
-    func fire() {}
+    package func fire() {}
+}
+
+/// A timer that runs a closure when it fires: a transport's backstop for a request's deadline.
+///
+/// `@unchecked Sendable` as its superclass is; `action` is set once, before it is armed.
+package final class DeadlineAction: ScheduledDeadline, @unchecked Sendable {
+    private let action: @Sendable () -> Void
+
+    /// Arms a timer on the shared scheduler that runs `action` on the scheduler's thread `delay`
+    /// from now, unless ``disarm()`` comes first.
+    ///
+    /// - Parameters:
+    ///   - delay: How long from now.
+    ///   - action: What to do; keep it short.
+    package init(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
+        self.action = action
+        super.init()
+        DeadlineScheduler.shared.schedule(self, after: delay)
+    }
+
+    package override func fire() { action() }
+
+    /// Disarms the timer if it has not fired.
+    package func disarm() { DeadlineScheduler.shared.cancel(self) }
 }
 
 /// The shared timer of every race on `ContinuousClock`: one thread and a heap of deadlines.

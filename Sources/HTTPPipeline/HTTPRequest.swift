@@ -85,4 +85,18 @@ public struct HTTPRequest: Sendable {
     public var isReplayable: Bool {
         body?.isReplayable ?? true
     }
+
+    /// Whether a transport may send the request again on its own, below the pipeline, when a
+    /// connection dies under it before any response byte arrives (a kept-alive connection the
+    /// server closed meanwhile): its method is idempotent (``HTTPMethod/isIdempotent``) or it
+    /// carries an `Idempotency-Key` field, and its body can be read again (``isReplayable``).
+    ///
+    /// Every transport keeps it (the conformance suite checks it): a request that may not be
+    /// resent reaches the server at most once, and the caller gets
+    /// ``HTTPTransportError/outcomeUnknown`` when its connection dies after it was sent. Send an
+    /// `Idempotency-Key` the server honours to opt in.
+    public var mayBeResentByTransport: Bool {
+        guard isReplayable else { return false }
+        return method.isIdempotent || fields["Idempotency-Key"]?.isEmpty == false
+    }
 }

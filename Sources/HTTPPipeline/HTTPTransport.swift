@@ -13,6 +13,12 @@
 /// below the pipeline is invisible to it: no log records the hop, and no layer decides which
 /// credentials go to the other origin. A redirect layer (`RedirectMiddleware`) follows them as
 /// hops of the pipeline instead; `URLSessionTransport` hands them back by default.
+///
+/// **Send a request at most once** unless ``HTTPRequest/mayBeResentByTransport`` allows more,
+/// and fail with ``HTTPTransportError/outcomeUnknown`` when its connection dies after it was
+/// sent. The whole contract a transport keeps, from request fidelity to cancellation, is the
+/// test kit's `TransportConformance` (module `HTTPPipelineTesting`, article "Writing a
+/// transport"): run it in your transport's tests.
 public protocol HTTPTransport: Sendable {
     /// Sends a request and returns its response.
     ///

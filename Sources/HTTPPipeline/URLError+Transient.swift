@@ -9,4 +9,11 @@ extension URLError {
         .notConnectedToInternet, .badServerResponse, .resourceUnavailable, .internationalRoamingOff,
         .callIsActive, .dataNotAllowed,
     ]
+
+    /// The transient failures that come before a byte of the request is sent: nothing accepted
+    /// the connection, the name did not resolve, no network, the mobile-data refusals.
+    package static let notSentCodes: Set<URLError.Code> = [
+        .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+        .internationalRoamingOff, .callIsActive, .dataNotAllowed,
+    ]
 }

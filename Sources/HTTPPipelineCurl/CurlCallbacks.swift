@@ -27,6 +27,16 @@ enum CurlCallbacks {
         return easy.read(into: UnsafeMutableRawPointer(buffer), count: size * count)
     }
 
+    /// Called when a connection is ready for the request, before a byte of it is sent: again
+    /// when libcurl sends the request once more because the kept-alive connection it used died
+    /// before any answer, which a request that may not be resent refuses.
+    static let prerequest: curl_prereq_callback = { user, _, _, _, _ in
+        guard let user else { return Int32(CHTTPPipelineCurl_PREREQFUNC_OK) }
+        let easy = Unmanaged<CurlEasy>.fromOpaque(user).takeUnretainedValue()
+        return easy.mayStartRequest()
+            ? Int32(CHTTPPipelineCurl_PREREQFUNC_OK) : Int32(CHTTPPipelineCurl_PREREQFUNC_ABORT)
+    }
+
     static let seek: curl_seek_callback = { user, offset, origin in
         guard let user, origin == SEEK_SET else { return Int32(CHTTPPipelineCurl_SEEKFUNC_CANTSEEK) }
         let easy = Unmanaged<CurlEasy>.fromOpaque(user).takeUnretainedValue()

@@ -32,6 +32,11 @@ final class CurlEasy {
     var receivePaused = false
     var sendPaused = false
     var progress = HTTPTransferProgress()
+    /// How many times libcurl started sending the current request (more than once when it
+    /// sends it again on a new connection).
+    private var requestsStarted = 0
+    /// Whether the transfer was aborted because the request may not be sent again.
+    private var refusedResend = false
 
     init() {
         // curl_easy_init fails only when memory runs out.
@@ -93,6 +98,18 @@ final class CurlEasy {
                 progress.expectedSentBytes = Int64(length)
             }
         }
+        // libcurl sends a request again on a new connection when the kept-alive one it reused
+        // closes before any answer (the body rewound through the seek callback): a request that
+        // may not be resent (a POST without an Idempotency-Key) is stopped before its second
+        // start instead, and its caller learns the outcome is unknown.
+        if !request.mayBeResent, result == CURLE_OK {
+            if CHTTPPipelineCurl_setPrerequestFunction(handle, CurlCallbacks.prerequest) == CURLE_OK {
+                set(CURLOPT_PREREQDATA, pointer: me)
+            } else {
+                // Before libcurl 7.80: a connection of its own, never a reused one, so never sent twice.
+                set(CURLOPT_FRESH_CONNECT, 1)
+            }
+        }
         set(CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeoutMilliseconds)
         if let timeout = request.timeoutMilliseconds { set(CURLOPT_TIMEOUT_MS, timeout) }
         configure(configuration, https: request.url.utf8.starts(with: "https:".utf8))
@@ -135,6 +152,14 @@ final class CurlEasy {
     func error(for code: CURLcode) -> any Error {
         // Aborted by the read callback: the request body's own error is the reason.
         if code == CURLE_ABORTED_BY_CALLBACK, let failure = transfer?.upload?.failure { return failure }
+        if code == CURLE_ABORTED_BY_CALLBACK, refusedResend { return HTTPTransportError.outcomeUnknown }
+        // The connection died under a request that may not be resent, before its answer began:
+        // whether the server processed it is unknown, and the caller is told so.
+        if head == nil, transfer?.request.mayBeResent == false,
+            CurlTransportError.category(of: Int(code.rawValue)) == .connectionLost
+        {
+            return HTTPTransportError.outcomeUnknown
+        }
         return transportError(for: code)
     }
 
@@ -148,6 +173,15 @@ final class CurlEasy {
     func bufferedHead() -> CurlTransfer.Head? {
         guard mode == .buffered, let head else { return nil }
         return .buffered(head, buffer)
+    }
+
+    /// Whether libcurl may start sending the request: the first time, and again only when the
+    /// request may be resent.
+    func mayStartRequest() -> Bool {
+        requestsStarted += 1
+        guard requestsStarted > 1, transfer?.request.mayBeResent == false else { return true }
+        refusedResend = true
+        return false
     }
 
     /// Unpauses one direction, keeping the other as it is.
@@ -176,6 +210,8 @@ final class CurlEasy {
         receivePaused = false
         sendPaused = false
         progress = HTTPTransferProgress()
+        requestsStarted = 0
+        refusedResend = false
     }
 
     func cleanup() {

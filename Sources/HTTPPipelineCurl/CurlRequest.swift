@@ -26,6 +26,9 @@ struct CurlRequest: Sendable {
     let timeoutMilliseconds: Int?
     let bufferingLimit: Int
     let progress: (@Sendable (HTTPTransferProgress) -> Void)?
+    /// Whether libcurl may send the request again on a new connection
+    /// (`HTTPRequest.mayBeResentByTransport`).
+    let mayBeResent: Bool
 
     /// - Throws: ``HTTPTransportError/invalidRequest(reason:)`` for a URL that is not absolute
     ///   `http`/`https` with a host, or a field that cannot be sent.
@@ -61,6 +64,7 @@ struct CurlRequest: Sendable {
         timeoutMilliseconds = total
         bufferingLimit = max(configuration.bufferingLimit, 0)
         progress = request.context.progress
+        mayBeResent = request.mayBeResentByTransport
     }
 
     /// How long after a context's deadline libcurl's own timeout ends the transfer.

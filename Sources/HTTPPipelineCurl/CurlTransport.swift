@@ -32,8 +32,17 @@ public import HTTPPipeline
 /// - **Nothing added, nothing hidden.** The transport sends the request's own fields and `Host`,
 ///   nothing else: no `Accept`, no `Expect`, no `User-Agent`, and **no `Accept-Encoding`** (put
 ///   `GzipMiddleware` in the pipeline: it asks for `gzip, deflate` and decodes). It decodes no
-///   body, follows no redirect (a 3xx comes back as it is, for `RedirectMiddleware`), and keeps
-///   no cookies (libcurl's cookie engine is off: cookies are the pipeline's business).
+///   content coding, follows no redirect (a 3xx comes back as it is, for `RedirectMiddleware`),
+///   answers no challenge (a 401 comes back as it is), caches nothing and keeps no cookies
+///   (libcurl's cookie engine is off: cookies are the pipeline's business). A 1xx interim head
+///   is skipped and a chunked body's trailers are dropped. Of transfer codings, libcurl decodes
+///   chunked, and before its 8.x releases also a `gzip` or `deflate` transfer coding, failing
+///   with curl error 61 on one it does not know.
+/// - **Sent at most once.** libcurl sends a request again on a new connection when the kept-alive
+///   one it reused closes before any answer. The transport lets it only for a request
+///   `HTTPRequest.mayBeResentByTransport` allows (an idempotent method, or an
+///   `Idempotency-Key`); any other reaches the server at most once, and fails with
+///   `HTTPTransportError.outcomeUnknown` when its connection dies after it was sent.
 /// - **Progress and files.** A request whose context has a `progress` observer
 ///   (`HTTPTransferProgress`) is told as its body goes out and the response comes in. Download
 ///   to a file with `HTTPBody.write(to:limit:)`, upload from one with
@@ -47,8 +56,12 @@ public import HTTPPipeline
 /// - **Proxies** only when the configuration says so (``Configuration/Proxy``): by default the
 ///   environment's `http_proxy` and friends are ignored.
 /// - **Errors.** A failed transfer throws ``CurlTransportError`` with libcurl's code, message
-///   and category; a request that cannot be sent throws `HTTPTransportError.invalidRequest`.
-///   HTTP error statuses are returned, not thrown.
+///   and category, which `HTTPFailureClass` reads (a refused connection or DNS failure as not
+///   sent); a request that cannot be sent throws `HTTPTransportError.invalidRequest`. HTTP error
+///   statuses are returned, not thrown.
+///
+/// It keeps the whole transport contract (`TransportConformance` in `HTTPPipelineTesting`),
+/// which its tests run.
 public struct CurlTransport: HTTPTransport {
     /// The configuration the transport's engine was made with.
     public var configuration: Configuration { owner.configuration }

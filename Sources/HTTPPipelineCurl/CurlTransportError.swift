@@ -91,6 +91,12 @@ public struct CurlTransportError: Error, Sendable, Equatable, CustomStringConver
         [.timeout, .connectionRefused, .dnsFailure, .connectionLost].contains(category)
     }
 
+    /// Whether the request may have reached the server: not after a refused connection or a DNS
+    /// failure, which come before a byte is sent; after any other failure it may have.
+    public var mayHaveReachedServer: Bool {
+        category != .connectionRefused && category != .dnsFailure
+    }
+
     public var description: String {
         "\(category) (curl \(code)): \(message)"
     }

@@ -42,6 +42,13 @@ final class SessionExchange: Sendable {
         var headArrived = false
         /// A head the session never reported, taken from the task as it completed.
         var lateHead: URLResponse?
+        /// The request's deadline backstop, armed until the transfer ends.
+        var backstop: DeadlineAction?
+        /// The backstop fired: the transfer was cancelled because the deadline passed.
+        var expired = false
+        /// The session asked for credentials after loading the whole response, and the refusal
+        /// ends the task as cancelled.
+        var challenged = false
     }
 
     private let state = Locked(State())
@@ -194,6 +201,10 @@ final class SessionExchange: Sendable {
             let end: Result<Void, any Error> =
                 if let spillError = state.spillError {
                     .failure(spillError)
+                } else if state.expired, (error as? URLError)?.code == .cancelled {
+                    .failure(URLError(.timedOut))
+                } else if state.challenged, !state.cancelled, (error as? URLError)?.code == .cancelled {
+                    .success(())
                 } else if let error {
                     .failure(error)
                 } else if state.dropped {
@@ -202,6 +213,8 @@ final class SessionExchange: Sendable {
                     .success(())
                 }
             state.end = end
+            state.backstop?.disarm()
+            state.backstop = nil
             if !state.headArrived, let lateHead { state.lateHead = lateHead }
             defer {
                 state.headWaiter = nil
@@ -283,6 +296,33 @@ final class SessionExchange: Sendable {
     }
 
     /// Cancels the transfer, unless the session has reported its end (``SessionRouter/cancel(_:)``).
+    /// The session asks for credentials for a response it loaded whole (FoundationNetworking);
+    /// refused, it ends the task as cancelled, and that end is the body's.
+    func challengedAtEnd() {
+        state.withLock { $0.challenged = true }
+    }
+
+    /// Cancels the transfer `delay` from now unless it ended by then, so that it ends in
+    /// `URLError.timedOut`: the backstop for a request's deadline, which URLSession does not know.
+    ///
+    /// - Parameter delay: How long from now.
+    func expire(after delay: Duration) {
+        let backstop = DeadlineAction(after: delay) { [weak self] in
+            guard let self else { return }
+            let (task, router) = state.withLock { state -> (URLSessionTask?, SessionRouter?) in
+                guard state.end == nil else { return (nil, nil) }
+                state.expired = true
+                return (state.task, state.router)
+            }
+            if let task, let router { router.cancel(task) }
+        }
+        let ended = state.withLock { state in
+            state.backstop = backstop
+            return state.end != nil
+        }
+        if ended { backstop.disarm() }
+    }
+
     func cancelTransfer() {
         let (task, router) = state.withLock { state in
             state.cancelled = true

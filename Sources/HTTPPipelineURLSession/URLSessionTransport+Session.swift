@@ -135,6 +135,24 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
         completionHandler(exchange.callerSetCookies ? request : cookies.replacingCookies(of: request))
     }
 
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        // Credentials are the pipeline's: a server's challenge comes back as the 401 it is.
+        // FoundationNetworking asks only once the 401 has been loaded whole, and never ends a
+        // task whose challenge it handles by default (the call hung): the challenge is refused,
+        // which ends the task as cancelled, and the exchange takes that end as the body's.
+        #if canImport(FoundationNetworking)
+        exchange(for: task)?.challengedAtEnd()
+        completionHandler(.rejectProtectionSpace, nil)
+        #else
+        completionHandler(.performDefaultHandling, nil)
+        #endif
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         exchange(for: dataTask)?.receive(data)
     }

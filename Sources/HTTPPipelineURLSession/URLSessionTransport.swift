@@ -44,8 +44,21 @@ public import Foundation
 ///   compared ignoring case, as RFC 3986 says, and sent in lower case.
 /// - A reply that is not an `HTTPURLResponse` fails with `HTTPTransportError.nonHTTPResponse`.
 /// - Network failures surface as the `URLError` the session reported (timed out, connection
-///   lost, cannot connect, …), unchanged, so retry policies can inspect their codes; one that
-///   happens in the middle of a streamed body is thrown by the read that meets it.
+///   lost, cannot connect, …), so retry policies can inspect their codes; one that happens in
+///   the middle of a streamed body is thrown by the read that meets it. On Linux a body cut
+///   short, which FoundationNetworking reports as `URLError.unknown` ("transfer closed with …
+///   remaining to read"), becomes `networkConnectionLost` with the message kept, so retry reads
+///   it as transient.
+/// - **Sent at most once.** The URL loading system sends a request again on a new connection
+///   when the kept-alive one it reused closes before any answer. A request
+///   `HTTPRequest.mayBeResentByTransport` does not allow (a POST without an `Idempotency-Key`)
+///   goes over a session of its own instead, whose first connection is new, so it reaches the
+///   server at most once (the cost: a new connection for each such request); when its connection
+///   dies after it was sent, the call fails with `HTTPTransportError.outcomeUnknown`.
+/// - **Deadlines.** A request's `HTTPRequestContext.deadline` ends the transfer 250 ms after it
+///   passes with `URLError.timedOut`, as a backstop to the layer that set it.
+/// - **Challenges** are not answered: a 401 comes back as it is, for the pipeline's auth layer.
+///   (On Linux, FoundationNetworking never ended a task whose challenge went unanswered.)
 /// - HTTP error statuses are returned, not thrown.
 /// - **Redirects** are handed back as the 3xx response they are, for a redirect layer in the
 ///   pipeline to follow (``followsRedirects`` is `false` by default). A 3xx whose `Location` is
@@ -70,7 +83,20 @@ public import Foundation
 ///   reaches the other). The same rule holds for the hops of a redirect `URLSession` follows.
 ///
 /// `URLSession` already inflates `gzip`, `deflate` and `br` bodies and keeps the `Content-Encoding`
-/// header; decoding plugins above this transport must expect already-decoded bodies.
+/// header: the transport marks such a response `HTTPResponseHead.decodedByTransport`, so that the
+/// gzip plugin applies its limits to the decoded bytes and never decodes them again.
+///
+/// **Below the pipeline on Linux**, FoundationNetworking keeps the transport from parts of the
+/// transport contract (`TransportConformance` in `HTTPPipelineTesting`, which its tests run with
+/// these as documented exceptions):
+/// - Fields travel in dictionaries: a repeated request field goes as one line joined with `, `,
+///   and a response's repeated fields come back as one value joined with `, ` (two `Set-Cookie`
+///   lines become one), in no set order.
+/// - It adds `Connection`, `User-Agent` and `Accept-Language` to every request, and libcurl
+///   below it `Accept` and `Accept-Encoding`, unless the request has its own.
+/// - An interim `103 Early Hints` head comes back as the response.
+/// - A chunked body with trailer fields traps the process ("Transfer completed, but there's no
+///   response"). Use `CurlTransport` against servers that send trailers.
 ///
 /// Beyond about four concurrent requests to one host, a session with default settings opens new
 /// connections instead of reusing them; pass a configuration that sets
@@ -191,11 +217,28 @@ public struct URLSessionTransport: HTTPTransport {
         let exchange = SessionExchange(
             progress: request.context.progress, spillDirectory: directory, followsRedirects: followsRedirects,
             callerSetCookies: callerSetCookies)
+        // The URL loading system sends a request again on a new connection when the kept-alive
+        // one it reused closes before any answer. A request that may not be resent goes over a
+        // session of its own, whose first connection is new, so it is sent once; the session
+        // ends when its transfer does.
+        let resendable = request.mayBeResentByTransport
+        let owner =
+            resendable ? owner : SessionOwner(configuration: session.configuration, cookies: owner.router.cookies)
         let task: URLSessionTask =
-            if let spool { session.uploadTask(with: urlRequest, fromFile: spool.file) } else {
-                session.dataTask(with: urlRequest)
+            if let spool { owner.session.uploadTask(with: urlRequest, fromFile: spool.file) } else {
+                owner.session.dataTask(with: urlRequest)
             }
-        let response = try await exchange.start(task, router: owner.router)
+        if let deadline = request.context.deadline {
+            // A little after the deadline, as curl's timeout is: the layer that set it cuts the
+            // call first with its own error; this ends the transfer if nothing else does.
+            exchange.expire(after: deadline.remaining + .milliseconds(250))
+        }
+        let response: URLResponse
+        do {
+            response = try await exchange.start(task, router: owner.router)
+        } catch let error as URLError where !resendable && Self.diedUnderRequest.contains(error.code) {
+            throw HTTPTransportError.outcomeUnknown
+        }
         guard let http = response as? HTTPURLResponse else {
             exchange.cancelTransfer()
             throw HTTPTransportError.nonHTTPResponse
@@ -234,6 +277,10 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// Whether `fields` name a content coding other than `identity`.
+    /// The failures of a connection that died under a request before its answer began: the
+    /// server may have processed it.
+    static let diedUnderRequest: Set<URLError.Code> = [.networkConnectionLost, .badServerResponse]
+
     static func isEncoded(_ fields: HTTPFields) -> Bool {
         guard let codings = fields["Content-Encoding"] else { return false }
         return codings.split(separator: ",").contains {
@@ -251,10 +298,17 @@ public struct URLSessionTransport: HTTPTransport {
         if error.code == .cannotDecodeContentData {
             return HTTPTransportError.contentDecodingFailed(reason: "the URL loading system could not decode it")
         }
+        guard error.code == .unknown else { return error }
         let message = (error as NSError).localizedDescription
         let marker = "Error while processing content unencoding: "
-        if error.code == .unknown, let range = message.range(of: marker) {
+        if let range = message.range(of: marker) {
             return HTTPTransportError.contentDecodingFailed(reason: String(message[range.upperBound...]))
+        }
+        // FoundationNetworking reports a body cut short (curl's "transfer closed with 900 bytes
+        // remaining to read", "… with outstanding read data remaining") as an unknown error,
+        // which no retry policy reads as transient: it is a lost connection.
+        if message.hasPrefix("transfer closed with") {
+            return URLError(.networkConnectionLost, userInfo: (error as NSError).userInfo)
         }
         return error
     }

@@ -167,4 +167,25 @@ import FoundationNetworking
         let strict = await MiddlewareContract(maximumCallsToNext: 2).check(middleware)
         #expect(strict.violations.map(\.rule) == [.callsNext], "the contract notices a third call")
     }
+
+    @Test(arguments: [
+        (URLError(.cannotConnectToHost) as any Error, 3),
+        (URLError(.networkConnectionLost) as any Error, 1),
+        (CurlLikeFailure(reachedServer: false) as any Error, 3),
+        (CurlLikeFailure(reachedServer: true) as any Error, 1),
+        (HTTPTransportError.outcomeUnknown as any Error, 1),
+    ])
+    func aPostIsSentAgainOnlyAfterAFailureThatCameBeforeItWasSent(failure: any Error, attempts: Int) async {
+        let transport = ScriptedTransport([.failure(failure), .failure(failure), .failure(failure)])
+        let pipeline = Pipeline(transport: transport) { RetryMiddleware(policy: immediatePolicy(attempts: 3)) }
+        _ = await outcome(of: pipeline, request("POST", body: HTTPBody(Data("{}".utf8))))
+        #expect(transport.requests.count == attempts, "\(failure) reads as \(HTTPFailureClass(failure))")
+    }
+}
+
+/// A transport error that says, as `CurlTransportError` does, whether the request reached the server.
+struct CurlLikeFailure: Error, HTTPTransientFailure {
+    let reachedServer: Bool
+    var isTransient: Bool { true }
+    var mayHaveReachedServer: Bool { reachedServer }
 }

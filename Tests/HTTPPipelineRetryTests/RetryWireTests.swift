@@ -37,4 +37,27 @@ import Testing
         #expect(server.requests.filter { $0.path == "/orders" }.count == 1)
         #expect(server.requests.filter { $0.path == "/flaky" }.count == 3)
     }
+
+    @Test func aDownloadCutMidBodyOverURLSessionIsRetriedUntilItArrivesWhole() async throws {
+        // FoundationNetworking reported the cut as URLError -1 ("transfer closed with 990 bytes
+        // remaining to read"), which no policy read as transient: one attempt, then the error.
+        let server = LoopbackServer()
+        let hits = Locked(0)
+        let whole = Data(repeating: 0x61, count: 1_000)
+        server.route("GET", "/download") { _ in
+            let hit = hits.withLock {
+                $0 += 1
+                return $0
+            }
+            return hit <= 2 ? .init(body: .abort(after: 10, of: .bytes(whole))) : .init(body: whole)
+        }
+        try server.start()
+        defer { server.stop() }
+        let pipeline = Pipeline(transport: URLSessionTransport()) {
+            RetryMiddleware(policy: immediatePolicy(attempts: 3))
+        }
+        let response = try await pipeline.send(HTTPRequest(url: server.baseURL.appendingPathComponent("download")))
+        #expect(try await response.bytes() == whole)
+        #expect(hits.value == 3)
+    }
 }

@@ -67,7 +67,11 @@ typedef enum {
     CURLOPT_SEEKFUNCTION = 20167,
     CURLOPT_SEEKDATA = 10168,
     CURLOPT_PIPEWAIT = 237,
-    CURLOPT_SUPPRESS_CONNECT_HEADERS = 265
+    CURLOPT_SUPPRESS_CONNECT_HEADERS = 265,
+    CURLOPT_FRESH_CONNECT = 74,
+    // libcurl 7.80 and later.
+    CURLOPT_PREREQFUNCTION = 20312,
+    CURLOPT_PREREQDATA = 10313
 } CURLoption;
 
 typedef enum {
@@ -117,6 +121,8 @@ enum {
     CHTTPPipelineCurl_GLOBAL_ALL = 3,
     CHTTPPipelineCurl_ERROR_SIZE = 256,
     CHTTPPipelineCurl_PIPE_MULTIPLEX = 2,
+    CHTTPPipelineCurl_PREREQFUNC_OK = 0,
+    CHTTPPipelineCurl_PREREQFUNC_ABORT = 1,
 };
 
 struct curl_slist {
@@ -136,6 +142,7 @@ typedef struct CURLMsg {
 typedef size_t (*curl_write_callback)(char *buffer, size_t size, size_t count, void *user);
 typedef size_t (*curl_read_callback)(char *buffer, size_t size, size_t count, void *user);
 typedef int (*curl_seek_callback)(void *user, curl_off_t offset, int origin);
+typedef int (*curl_prereq_callback)(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port);
 
 /// The libcurl functions the transport calls, resolved by CHTTPPipelineCurl_bind.
 typedef struct CHTTPPipelineCurl_Functions {
@@ -234,6 +241,12 @@ static inline CURLcode CHTTPPipelineCurl_setReadFunction(CURL *easy, curl_read_c
 /// `curl_easy_setopt(easy, CURLOPT_SEEKFUNCTION, function)`.
 static inline CURLcode CHTTPPipelineCurl_setSeekFunction(CURL *easy, curl_seek_callback function) {
     return CHTTPPipelineCurl_functions.easy_setopt(easy, CURLOPT_SEEKFUNCTION, function);
+}
+
+/// `curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, function)`: `CURLE_UNKNOWN_OPTION` before
+/// libcurl 7.80.
+static inline CURLcode CHTTPPipelineCurl_setPrerequestFunction(CURL *easy, curl_prereq_callback function) {
+    return CHTTPPipelineCurl_functions.easy_setopt(easy, CURLOPT_PREREQFUNCTION, function);
 }
 
 /// `curl_multi_setopt` with a `long`.

@@ -14,6 +14,7 @@ import FoundationNetworking
 #sourceLocation(file: "Sources/HTTPPipeline/HTTPTransientFailure.swift", line: 8)
 private struct SocketError: Error, HTTPTransientFailure {
     var code: Int32
-    var isTransient: Bool { code == 111 }   // ECONNREFUSED
+    var isTransient: Bool { code == 111 || code == 104 }   // ECONNREFUSED, ECONNRESET
+    var mayHaveReachedServer: Bool { code != 111 }
 }
 #sourceLocation()
