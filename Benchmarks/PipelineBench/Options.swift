@@ -5,8 +5,8 @@ import HTTPPipelineURLSession
 struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
     static let suites = [
-        "all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "replay", "resilience",
-        "curl",
+        "all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "file", "replay",
+        "resilience", "curl",
     ]
 
     /// What `--help` prints.
@@ -33,6 +33,8 @@ struct Options {
           stream   a large gzip download (and a plain one) over loopback, read chunk by chunk: the
                    standard pipeline, logging at body level, against bare URLSessionTransport, and
                    the resident memory the pipeline's download adds
+          file     1 GiB over loopback written to a file, CurlTransport against URLSessionTransport:
+                   speed and the resident memory each adds (curl's held to 16 MB)
           replay   a 10,000-entry cassette replayed through the standard stack (requests per second),
                    and what recording adds: over loopback (a ratio, recording vs not, same run)
                    and per request in memory

@@ -118,6 +118,12 @@ func run(_ options: Options) async {
             ["--suite", "stream", "--stream-mib", String(options.streamMebibytes), "--rounds", String(options.rounds)],
             label: "stream", failed: &failed)
     }
+    if options.suite == "file" {
+        report.extra += await FileDownloadBench.measurements(rounds: min(options.rounds, 3), failed: &failed)
+    } else if options.suite == "all" {
+        report.extra += ChildProcess.measurements(
+            ["--suite", "file", "--rounds", String(options.rounds)], label: "file", failed: &failed)
+    }
     report.print(json: options.json)
     if failed { exit(1) }
 }

@@ -177,7 +177,11 @@ import FoundationNetworking
     ])
     func aPostIsSentAgainOnlyAfterAFailureThatCameBeforeItWasSent(failure: any Error, attempts: Int) async {
         let transport = ScriptedTransport([.failure(failure), .failure(failure), .failure(failure)])
-        let pipeline = Pipeline(transport: transport) { RetryMiddleware(policy: immediatePolicy(attempts: 3)) }
+        // A manual clock the test never moves: the policy's 30 s deadline cannot pass, however
+        // long a loaded machine takes between attempts.
+        let pipeline = Pipeline(transport: transport) {
+            RetryMiddleware(policy: immediatePolicy(attempts: 3), clock: ManualClock())
+        }
         _ = await outcome(of: pipeline, request("POST", body: HTTPBody(Data("{}".utf8))))
         #expect(transport.requests.count == attempts, "\(failure) reads as \(HTTPFailureClass(failure))")
     }

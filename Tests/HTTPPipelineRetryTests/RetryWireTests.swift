@@ -53,8 +53,9 @@ import Testing
         }
         try server.start()
         defer { server.stop() }
+        // A manual clock the test never moves: the policy's deadline cannot pass between attempts.
         let pipeline = Pipeline(transport: URLSessionTransport()) {
-            RetryMiddleware(policy: immediatePolicy(attempts: 3))
+            RetryMiddleware(policy: immediatePolicy(attempts: 3), clock: ManualClock())
         }
         let response = try await pipeline.send(HTTPRequest(url: server.baseURL.appendingPathComponent("download")))
         #expect(try await response.bytes() == whole)
