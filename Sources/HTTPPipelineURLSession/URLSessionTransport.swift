@@ -97,6 +97,11 @@ public import Foundation
 /// - An interim `103 Early Hints` head comes back as the response.
 /// - A chunked body with trailer fields traps the process ("Transfer completed, but there's no
 ///   response"). Use `CurlTransport` against servers that send trailers.
+/// - A compressed body it inflates goes on being inflated after the caller drops it: cancelling
+///   waits for the session's work, on a queue every session of the process shares. A 1 GiB gzip
+///   bomb stops at the gzip plugin's limit for its caller, but every URLSession request of the
+///   process then waits about 37 s on this machine. Use `CurlTransport` for servers you do not
+///   trust: the gzip plugin inflates its bytes and stops the transfer at the limit.
 ///
 /// Beyond about four concurrent requests to one host, a session with default settings opens new
 /// connections instead of reusing them; pass a configuration that sets

@@ -6,6 +6,10 @@ import HTTPPipelineTesting
 import HTTPPipelineURLSession
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// A decompression bomb stops at the gzip plugin's limit over every transport: over
 /// `CurlTransport` the plugin inflates it, over `URLSessionTransport` the URL loading system
 /// does and the plugin counts what it hands up.
@@ -29,11 +33,27 @@ import Testing
     }
 
     @Test(
-        "A 1 GiB gzip bomb stops at the default 64 MiB limit over both transports, buffered or chunked, in bounded time",
-        arguments: [("curl", false), ("curl", true), ("urlSession", true)])
-    func aGigabyteBombStopsAtTheLimit(over transport: String, chunked: Bool) async throws {
-        // Not yet ("urlSession", false): under a Content-Length the URL loading system's read
-        // stops at the limit only after about 230 s on this machine (open on issue 36).
+        "A 1 GiB gzip bomb stops at the default 64 MiB limit over curl, buffered or chunked, in bounded time",
+        arguments: [false, true])
+    func aGigabyteBombStopsAtTheLimitOverCurl(chunked: Bool) async throws {
+        try await bombStopsAtTheLimit(over: "curl", chunked: chunked)
+    }
+
+    /// FoundationNetworking goes on inflating a bomb after its body is dropped, on a queue every
+    /// session of the process shares: every URLSession request waits behind it, about 37 s a
+    /// GiB here (URLSessionTransport's documentation). So these run in a process of their own,
+    /// a CI step (`GZIP_BOMB_URLSESSION=1`), not beside the whole suite.
+    @Test(
+        "A 1 GiB gzip bomb stops at the default 64 MiB limit over URLSession, buffered or chunked, in bounded time",
+        .enabled(
+            if: ProcessInfo.processInfo.environment["GZIP_BOMB_URLSESSION"] == "1",
+            "stalls every URLSession of the process for about a minute: run alone with GZIP_BOMB_URLSESSION=1"),
+        arguments: [false, true])
+    func aGigabyteBombStopsAtTheLimitOverURLSession(chunked: Bool) async throws {
+        try await bombStopsAtTheLimit(over: "urlSession", chunked: chunked)
+    }
+
+    func bombStopsAtTheLimit(over transport: String, chunked: Bool) async throws {
         let bomb = Self.bomb
         #expect(bomb.count > 1 << 20 && bomb.count < 16 << 20)
         let server = LoopbackServer()
@@ -50,7 +70,7 @@ import Testing
             _ =
                 transport == "curl"
                 ? try await Self.send(request, over: CurlTransport(configuration: .default))
-                : try await Self.send(request, over: URLSessionTransport())
+                : try await Self.send(request, over: URLSessionTransport(configuration: .ephemeral))
         }
         #expect(error?.limit != nil, "stopped by a limit: \(String(describing: error))")
         // Seconds alone; the bound is for a sanitized run on two busy cores (31 s seen).
