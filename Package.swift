@@ -98,7 +98,7 @@ let package = Package(
         ),
         .target(
             name: "HTTPPipelineRedirect",
-            dependencies: ["HTTPPipeline"],
+            dependencies: ["HTTPPipeline", "HTTPPipelineRedaction"],
             path: "Plugins/HTTPPipelineRedirect",
             swiftSettings: swiftSettings
         ),

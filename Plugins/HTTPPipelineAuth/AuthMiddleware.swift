@@ -46,7 +46,10 @@ public import HTTPPipeline
 ///   refresh, but its response is returned as it is instead of being sent again without its body.
 /// - **Origins**: behind a redirect layer, the credential goes only to the origin the call
 ///   started at (`HTTPRequestContext.redirectHistory`) or one of ``AuthOptions/allowedOrigins``;
-///   a hop to another origin passes through without it, and its 401 refreshes nothing.
+///   a hop to another origin passes through without it, and its 401 refreshes nothing. Outside
+///   a redirect layer, every field it sets (whatever the credential's scheme, a custom one's
+///   fields included) is marked a credential (`HTTPRequestContext.credentialFields`), which
+///   the redirect layer drops on a hop to another origin.
 ///
 /// The token endpoint must be called through a pipeline without this middleware (see
 /// ``CredentialSource``). Copies of one middleware value share one credential and one refresh.

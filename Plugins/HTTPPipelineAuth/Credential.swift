@@ -95,10 +95,21 @@ public struct Credential: Sendable, Equatable, CustomStringConvertible {
     ///   character a header cannot carry.
     func authorize(_ request: inout HTTPRequest) throws(AuthError) {
         try validate()
+        // Every field it sets is marked a credential, so that a redirect layer anywhere drops it
+        // on a hop to another origin (`HTTPRequestContext.credentialFields`).
         switch scheme {
-        case .bearer: request.fields["Authorization"] = headerValue
-        case .header(let name): request.fields[name] = headerValue
-        case .custom(_, let apply): apply(&request, token)
+        case .bearer:
+            request.fields[.authorization] = headerValue
+            request.context.markCredential(.authorization)
+        case .header(let name):
+            request.fields[name] = headerValue
+            request.context.markCredential(HTTPField.Name(unchecked: name))
+        case .custom(_, let apply):
+            let before = request.fields
+            apply(&request, token)
+            for field in request.fields where before[values: field.name] != request.fields[values: field.name] {
+                request.context.markCredential(field.name)
+            }
         }
     }
 

@@ -29,6 +29,11 @@ extension DefaultHeaders {
         public let value: Value
         /// What to do when the request already has the header.
         public let policy: Policy
+        /// Whether the header carries a credential (an API key, a tenant secret): it is marked
+        /// as one (`HTTPRequestContext.credentialFields`), so that a redirect layer drops it on a
+        /// hop to another origin, whatever the order of the layers. A name the redaction engine
+        /// knows as secret (`X-API-Key`, `Api-Key`, any `…-Token`) is dropped either way.
+        public let isCredential: Bool
 
         /// Creates a header.
         ///
@@ -36,10 +41,12 @@ extension DefaultHeaders {
         ///   - name: The header's name.
         ///   - value: Where its value comes from.
         ///   - policy: What to do when the request already has it; ``Policy/setIfMissing`` by default.
-        public init(_ name: String, value: Value, policy: Policy = .setIfMissing) {
+        ///   - isCredential: Whether it carries a credential, kept to the request's origin.
+        public init(_ name: String, value: Value, policy: Policy = .setIfMissing, isCredential: Bool = false) {
             self.name = name
             self.value = value
             self.policy = policy
+            self.isCredential = isCredential
         }
 
         /// A header with the same value on every request.
@@ -48,9 +55,12 @@ extension DefaultHeaders {
         ///   - name: The header's name.
         ///   - value: Its value.
         ///   - policy: What to do when the request already has it.
+        ///   - isCredential: Whether it carries a credential, kept to the request's origin.
         /// - Returns: The header.
-        public static func fixed(_ name: String, _ value: String, policy: Policy = .setIfMissing) -> Header {
-            Header(name, value: .fixed(value), policy: policy)
+        public static func fixed(
+            _ name: String, _ value: String, policy: Policy = .setIfMissing, isCredential: Bool = false
+        ) -> Header {
+            Header(name, value: .fixed(value), policy: policy, isCredential: isCredential)
         }
 
         /// A header whose value is computed for each request, for example a request ID.
@@ -58,14 +68,16 @@ extension DefaultHeaders {
         /// - Parameters:
         ///   - name: The header's name.
         ///   - policy: What to do when the request already has it.
+        ///   - isCredential: Whether it carries a credential, kept to the request's origin.
         ///   - value: Computes the value from the request as it is at this layer; `nil` adds nothing.
         /// - Returns: The header.
         public static func computed(
             _ name: String,
             policy: Policy = .setIfMissing,
+            isCredential: Bool = false,
             _ value: @escaping @Sendable (HTTPRequest) -> String?
         ) -> Header {
-            Header(name, value: .computed(value), policy: policy)
+            Header(name, value: .computed(value), policy: policy, isCredential: isCredential)
         }
 
         func apply(to request: inout HTTPRequest) throws(HeaderError) {
@@ -90,6 +102,7 @@ extension DefaultHeaders {
                 // `user-agent` and `User-Agent` side by side.
                 request.fields[name] = newValue
             }
+            if isCredential { request.context.markCredential(HTTPField.Name(unchecked: name)) }
         }
     }
 }

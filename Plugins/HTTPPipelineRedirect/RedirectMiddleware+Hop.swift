@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipeline
+import HTTPPipelineRedaction
 
 extension RedirectMiddleware {
     /// Whether a status is one this layer follows: 301, 302, 303, 307 or 308 (a switch, not a
@@ -54,9 +55,15 @@ extension RedirectMiddleware {
             for name in Self.bodyFields { next.fields.removeAll(named: HTTPField.Name(unchecked: name)) }
         }
         if HTTPOrigin(target) != HTTPOrigin(request.url) {
-            for name in policy.fieldsDroppedAcrossOrigins {
-                next.fields.removeAll(named: HTTPField.Name(unchecked: name))
+            // A credential never leaves the origin it was meant for: the fields every policy
+            // drops, the policy's own, those a layer marked as credentials (auth, default
+            // headers), and every field whose name the redaction engine knows as secret.
+            var dropped = Set(policy.fieldsDroppedAcrossOrigins.map { HTTPField.Name(unchecked: $0) })
+            dropped.formUnion(request.context.credentialFields)
+            for field in request.fields where Redaction.default.isSecretHeader(field.name.rawName) {
+                dropped.insert(field.name)
             }
+            for name in dropped { next.fields.removeAll(named: name) }
         }
         return Hop(
             request: next,

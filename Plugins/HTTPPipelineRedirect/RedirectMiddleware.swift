@@ -27,9 +27,12 @@ public import HTTPPipeline
 ///   the body, and is followed only when the body can be sent again (`HTTPRequest.isReplayable`):
 ///   with a single-pass stream already sent, the 3xx is returned as it is. Other statuses (300,
 ///   304) are never followed.
-/// - **Origins.** A hop to another scheme, host or port drops `Authorization`,
-///   `Proxy-Authorization`, `Cookie` and the fields of ``RedirectPolicy/strippedAcrossOrigins``;
-///   a hop within the origin keeps them. What a hop dropped stays dropped for the rest of the
+/// - **Origins.** A credential never leaves the origin it was meant for: a hop to another
+///   scheme, host or port drops `Authorization`, `Proxy-Authorization`, `Cookie`, every field a
+///   layer marked as a credential (`HTTPRequestContext.credentialFields`: all the auth plugin
+///   sets, the default headers declared credentials), every field whose name the redaction
+///   engine knows as secret (`X-API-Key`, `Api-Key`, any `…-Token`), and the fields of
+///   ``RedirectPolicy/strippedAcrossOrigins``; a hop within the origin keeps them. What a hop dropped stays dropped for the rest of the
 ///   call, even back at the first origin (auth inside attaches its credential again there).
 /// - **Where to.** A relative `Location` is resolved against the URL that answered (RFC 3986);
 ///   when it has no fragment, that URL's fragment carries over (RFC 9110 §10.2.2). A missing or
@@ -55,9 +58,10 @@ public import HTTPPipeline
 ///   With retry outside, a retry starts the chain again from the first URL.
 /// - **Outside logging**: one record per hop, each with its own URL and status. Inside logging,
 ///   one record per call with the first URL and the final status.
-/// - **Inside default headers**: they are set once on the call, so a hop to another origin can
-///   drop the ones listed in ``RedirectPolicy/strippedAcrossOrigins``. Inside this layer, default
-///   headers are added to every hop, another origin's included.
+/// - **Inside default headers**: they are set once on the call, so a hop to another origin drops
+///   those that carry a credential (declared so, named like a secret, or listed in
+///   ``RedirectPolicy/strippedAcrossOrigins``). Inside this layer, default headers are added to
+///   every hop, another origin's included: declare such a header a credential and keep it out.
 /// - **Gzip** may be on either side: the final body is decoded the same way and redirect bodies
 ///   are dropped either way; keep it innermost, as the recommended stack does.
 public struct RedirectMiddleware: HTTPMiddleware {

@@ -3,7 +3,7 @@
 /// ```swift
 /// var policy = RedirectPolicy.default                 // 10 hops, https → http refused
 /// policy.maximumHops = 3
-/// policy.strippedAcrossOrigins = ["X-API-Key"]         // dropped with Authorization and Cookie
+/// policy.strippedAcrossOrigins = ["X-Partner"]         // dropped with every credential field
 /// let redirects = RedirectMiddleware(policy: policy)
 /// ```
 public struct RedirectPolicy: Sendable, Equatable {

@@ -16,7 +16,7 @@ import FoundationNetworking
 #sourceLocation(file: "Plugins/HTTPPipelineRedirect/RedirectPolicy.swift", line: 4)
 var policy = RedirectPolicy.default                 // 10 hops, https → http refused
 policy.maximumHops = 3
-policy.strippedAcrossOrigins = ["X-API-Key"]         // dropped with Authorization and Cookie
+policy.strippedAcrossOrigins = ["X-Partner"]         // dropped with every credential field
 let redirects = RedirectMiddleware(policy: policy)
 #sourceLocation()
 _ = policy
