@@ -47,6 +47,8 @@ public struct CassetteTrait: TestTrait, TestScoping {
     public let mode: Mode
     let redaction: Redaction
     let rules: MatchRules
+    /// Why the cassette's name cannot be used (it would lead out of its folder), if it cannot.
+    var nameProblem: String?
 
     /// The session of the test running now, bound by the trait around it.
     @TaskLocal static var session: Session?
@@ -88,6 +90,8 @@ public struct CassetteTrait: TestTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
+        // Nothing is read or written under a name that leads out of the cassettes' folder.
+        if let nameProblem { throw CassetteError.file(path: file.lastPathComponent, reason: nameProblem) }
         let cassette: Cassette
         switch mode {
         case .record:
@@ -108,6 +112,18 @@ public struct CassetteTrait: TestTrait, TestScoping {
     }
 
     /// The mode the environment asks for; `replay` when it says nothing (or something unknown).
+    /// Why `name` cannot name a cassette in its folder: empty, absolute, holding a NUL, or with a
+    /// `..` component that would lead out of it; `nil` when it can (subfolders are fine).
+    static func problem(withName name: String) -> String? {
+        if name.isEmpty { return "a cassette's name is empty" }
+        if name.hasPrefix("/") || name.hasPrefix("~") { return "a cassette's name must be relative to its folder" }
+        if name.contains("\u{0}") { return "a cassette's name holds a NUL" }
+        if name.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
+            return "a cassette's name must not lead out of its folder with \"..\""
+        }
+        return nil
+    }
+
     package static func environmentMode(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Mode {
         environment[environmentVariable].flatMap(Mode.init(rawValue:)) ?? .replay
     }
@@ -132,8 +148,12 @@ public struct CassetteTransport: HTTPTransport {
 extension Trait where Self == CassetteTrait {
     /// A cassette named `name`, in the `Cassettes` folder beside the test's source file.
     ///
+    /// The name may hold subfolders (`"catalog/first-page"`). One that is empty, absolute, or
+    /// leads out of the folder with a `..` component fails the test with a `CassetteError`
+    /// (`isFileError`) before anything is read or written.
+    ///
     /// - Parameters:
-    ///   - name: The file's name without `.har`.
+    ///   - name: The file's name without `.har`, relative to the `Cassettes` folder.
     ///   - mode: What to do with the requests; by default what `HTTP_PIPELINE_CASSETTES` says
     ///     (`replay` when unset).
     ///   - redaction: The redaction applied before anything is written.
@@ -148,11 +168,13 @@ extension Trait where Self == CassetteTrait {
         filePath: String = #filePath
     ) -> Self {
         let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Cassettes")
-        return CassetteTrait(
+        var trait = CassetteTrait(
             file: folder.appendingPathComponent(name + ".har"),
             mode: mode ?? CassetteTrait.environmentMode(),
             redaction: redaction,
             rules: rules
         )
+        trait.nameProblem = CassetteTrait.problem(withName: name)
+        return trait
     }
 }
