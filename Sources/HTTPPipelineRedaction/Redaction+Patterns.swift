@@ -88,9 +88,10 @@ extension Redaction {
 
     /// Whether a decoded JSON or form field name is secret in a body.
     func isSecretBodyField(_ name: ArraySlice<UInt8>) -> Bool {
-        if RedactionNames.isBuiltInSecret(name) { return true }
-        guard box.hasBodyNames else { return false }
+        guard box.hasBodyNames else { return RedactionNames.isBuiltInSecret(name) }
         let normalized = RedactionNames.normalized(name)
+        if allowedBodyFields.contains(normalized) { return false }
+        if RedactionNames.isBuiltInSecret(name) { return true }
         return RedactionNames.anyPart(of: normalized, in: extraBodyFields)
             || RedactionNames.anyPart(of: normalized, in: extraQueryItems)
     }

@@ -73,6 +73,8 @@ public struct Redaction: Sendable {
         var allowedQueryItems: Set<String> = []
         /// Extra secret body field names, normalised.
         var extraBodyFields: Set<String> = []
+        /// Body field names shown even when they look secret, normalised.
+        var allowedBodyFields: Set<String> = []
         /// The user's own shapes.
         var tokenRules: [TokenRule] = []
         /// The shortest token any of ``tokenRules`` matches (`Int.max` without rules).
@@ -86,7 +88,7 @@ public struct Redaction: Sendable {
         let lists: Lists
         /// Whether any query name was added or allowed.
         let hasQueryNames: Bool
-        /// Whether any body field or query name was added.
+        /// Whether any body field or query name was added, or a body field allowed.
         let hasBodyNames: Bool
         /// Whether any header name was added or allowed.
         let hasHeaderNames: Bool
@@ -96,7 +98,8 @@ public struct Redaction: Sendable {
         init(_ lists: Lists) {
             self.lists = lists
             hasQueryNames = !lists.allowedQueryItems.isEmpty || !lists.extraQueryItems.isEmpty
-            hasBodyNames = !lists.extraBodyFields.isEmpty || !lists.extraQueryItems.isEmpty
+            hasBodyNames =
+                !lists.extraBodyFields.isEmpty || !lists.extraQueryItems.isEmpty || !lists.allowedBodyFields.isEmpty
             hasHeaderNames = !lists.allowedHeaders.isEmpty || !lists.extraHeaders.isEmpty
             hasAllowedHeaders = !lists.allowedHeaders.isEmpty
         }
@@ -109,6 +112,7 @@ public struct Redaction: Sendable {
     var extraQueryItems: Set<String> { box.lists.extraQueryItems }
     var allowedQueryItems: Set<String> { box.lists.allowedQueryItems }
     var extraBodyFields: Set<String> { box.lists.extraBodyFields }
+    var allowedBodyFields: Set<String> { box.lists.allowedBodyFields }
     var tokenRules: [TokenRule] { box.lists.tokenRules }
     var shortestTokenRule: Int { box.lists.shortestTokenRule }
 
@@ -167,6 +171,17 @@ public struct Redaction: Sendable {
     /// - Returns: The modified options.
     public func redactingBodyFields(_ names: [String]) -> Redaction {
         changing { $0.extraBodyFields.formUnion(names.map(RedactionNames.normalized)) }
+    }
+
+    /// Returns a copy that shows the values of JSON and form body fields with exactly these
+    /// names, at any depth, even though the names look secret: for a test that needs a field a
+    /// recorded cassette would otherwise hide. A value shaped like a credential (a JWT, a key
+    /// with a vendor prefix) is still hidden.
+    ///
+    /// - Parameter names: Field names to show, compared case-insensitively.
+    /// - Returns: The modified options.
+    public func allowingBodyFields(_ names: [String]) -> Redaction {
+        changing { $0.allowedBodyFields.formUnion(names.map(RedactionNames.normalized)) }
     }
 
     /// Whether a header name is secret under these options.

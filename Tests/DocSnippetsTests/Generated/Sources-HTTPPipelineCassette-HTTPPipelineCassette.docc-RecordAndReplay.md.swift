@@ -20,7 +20,7 @@ import HTTPPipelineStandard
 #sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 65)
 import Testing
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 131)
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 146)
 import HTTPPipelineTesting
 #sourceLocation()
 
@@ -48,9 +48,9 @@ private func booksLoad() async throws {
 }
 #sourceLocation()
 
-// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:83
-@MainActor private func snippetAtLine83() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 87)
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:98
+@MainActor private func snippetAtLine98() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 102)
 let recorded = try Cassette(contentsOf: URL(fileURLWithPath: "Tests/ShelfTests/Cassettes/books.har"))
 let replaying = try StandardPipeline.build(over: try ReplayingTransport(recorded))
 let books = try await replaying.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
@@ -60,8 +60,8 @@ _ = replaying
 _ = books
 }
 
-// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:129
-#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 134)
+// Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md:144
+#sourceLocation(file: "Sources/HTTPPipelineCassette/HTTPPipelineCassette.docc/RecordAndReplay.md", line: 149)
 @Test private func aCassetteKeepsTheTokenOut() async throws {
     let cassette = Cassette()
     let recorder = RecordingTransport(over: ScriptedTransport([.ok("[]")]), into: cassette)
