@@ -20,7 +20,7 @@ public import HTTPPipeline
 ///     func send(_ request: HTTPRequest) async throws -> HTTPResponse { try await base.send(request) }
 /// }
 ///
-/// @Test(arguments: TransportConformance.Check.all)
+/// // Marked @Test(arguments: TransportConformance.Check.all) in a test target.
 /// func myTransportKeepsTheContract(_ check: TransportConformance.Check) async {
 ///     // A minute for a cancelled call: this test runs beside the rest of the suite.
 ///     let verdict = await TransportConformance(promptness: .seconds(60)).run(check) { MyTransport() }

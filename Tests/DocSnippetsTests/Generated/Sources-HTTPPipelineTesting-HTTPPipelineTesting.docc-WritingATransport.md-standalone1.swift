@@ -28,7 +28,7 @@ private struct GatewayTransport: HTTPTransport {
 }
 #sourceLocation()
 #sourceLocation(file: "Sources/HTTPPipelineTesting/HTTPPipelineTesting.docc/WritingATransport.md", line: 63)
-@Test(arguments: TransportConformance.Check.all)
+// Marked @Test(arguments: TransportConformance.Check.all) in a test target.
 private func gatewayTransportKeepsTheContract(_ check: TransportConformance.Check) async {
     let suite = TransportConformance(
         exceptions: [.noAddedRequestFields: "adds X-Client for the gateway, by design"],

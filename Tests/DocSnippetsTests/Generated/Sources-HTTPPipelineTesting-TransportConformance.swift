@@ -26,7 +26,7 @@ private struct MyTransport: HTTPTransport {
 }
 #sourceLocation()
 #sourceLocation(file: "Sources/HTTPPipelineTesting/TransportConformance.swift", line: 23)
-@Test(arguments: TransportConformance.Check.all)
+// Marked @Test(arguments: TransportConformance.Check.all) in a test target.
 private func myTransportKeepsTheContract(_ check: TransportConformance.Check) async {
     // A minute for a cancelled call: this test runs beside the rest of the suite.
     let verdict = await TransportConformance(promptness: .seconds(60)).run(check) { MyTransport() }
