@@ -18,7 +18,8 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     public let window: Duration?
     /// How long the refresh was waited for, for a refresh that timed out; `nil` otherwise.
     public let timeout: Duration?
-    /// What is wrong with the credential, for an invalid one; `nil` otherwise.
+    /// What is wrong with the credential, for an invalid one; `"signed out"` when the user must
+    /// sign in again because they signed out; `nil` otherwise.
     public let reason: String?
 
     private init(
@@ -40,8 +41,12 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         AuthError(.refreshFailed, underlying: underlying)
     }
 
-    /// The refresh token itself was rejected, or the user signed out: the user must sign in again.
+    /// The refresh token itself was rejected: the user must sign in again.
     public static let reauthenticationRequired = AuthError(.reauthenticationRequired)
+
+    /// The user signed out (the credential was set to `nil`): a request needs them to sign in
+    /// again. ``isReauthenticationRequired`` is `true`, and ``reason`` says `"signed out"`.
+    public static let signedOut = AuthError(.reauthenticationRequired, reason: "signed out")
 
     /// More than `limit` refreshes happened within `window`; the token endpoint is not called
     /// again until the window has moved on.
@@ -73,7 +78,8 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch code {
         case .refreshFailed: "refreshing the credential failed: \(underlying.map { "\(type(of: $0))" } ?? "unknown")"
-        case .reauthenticationRequired: "the refresh token was rejected; sign in again"
+        case .reauthenticationRequired:
+            reason == nil ? "the refresh token was rejected; sign in again" : "the user is signed out; sign in again"
         case .tooManyRefreshes:
             "more than \(limit ?? 0) credential refreshes within \(window ?? .zero); not refreshing again yet"
         case .refreshTimedOut: "the credential source did not answer within \(timeout ?? .zero)"

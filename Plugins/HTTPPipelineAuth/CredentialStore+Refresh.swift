@@ -30,7 +30,7 @@ extension CredentialStore {
     func refreshed(after failed: Credential?, identity: Int, epoch: Int) async throws -> Credential? {
         await waitWhileSwitching()
         guard identity == self.identity else { return nil }
-        if needsSignIn { throw AuthError.reauthenticationRequired }
+        if needsSignIn { throw signedOut ? AuthError.signedOut : AuthError.reauthenticationRequired }
         if let current, current != failed, !hasExpired(current) { return current }
         if let flight { return try await waitForRefresh(flight.number) }
         if completed > epoch, case .failure(let error)? = lastCompletion {
@@ -136,6 +136,7 @@ extension CredentialStore {
                 if proactive { lastProactiveFailure = timeline.elapsed }
                 if (error as? AuthError)?.isReauthenticationRequired == true {
                     needsSignIn = true
+                    signedOut = false
                     // Rejected after a 401 or an expiry, the credential is dead too; ahead of
                     // expiry it still works until it expires.
                     deadCredential = current

@@ -46,6 +46,9 @@ actor CredentialStore {
     /// The refresh token was rejected, or the user signed out: no refresh until a new
     /// credential is set.
     var needsSignIn = false
+    /// Whether sign-in is needed because the user signed out, not because a refresh token was
+    /// rejected: the error says which.
+    var signedOut = false
     /// The credential whose refresh token was rejected, until another is set.
     var deadCredential: Credential?
     /// A credential set from outside is being written to the source: requests wait.
@@ -215,6 +218,7 @@ actor CredentialStore {
         current = credential
         currentIssuedAt = issuedAt
         needsSignIn = credential == nil
+        signedOut = credential == nil
         deadCredential = nil
     }
 
@@ -225,6 +229,7 @@ actor CredentialStore {
         version += 1
         loaded = true
         needsSignIn = false
+        signedOut = false
         lastFailure = nil
         lastProactiveFailure = nil
     }

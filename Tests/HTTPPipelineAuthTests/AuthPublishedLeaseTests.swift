@@ -129,12 +129,10 @@ import Testing
         let pipeline = Pipeline(transport: transport) { auth }
         for _ in 0..<3 { _ = try await pipeline.send(HTTPRequest(url: testURL)) }
         try await auth.setCredential(nil)
-        await #expect {
-            try await pipeline.send(HTTPRequest(url: testURL))
-        } throws: { error in
-            if (error as? AuthError)?.isReauthenticationRequired == true { return true }
-            return false
-        }
+        let error = await #expect(throws: AuthError.self) { try await pipeline.send(HTTPRequest(url: testURL)) }
+        #expect(error?.isReauthenticationRequired == true)
+        #expect(error?.reason == "signed out")
+        #expect(error?.description == "the user is signed out; sign in again", "not \"the refresh token was rejected\"")
         #expect(transport.requests.count == 3)
     }
 }
