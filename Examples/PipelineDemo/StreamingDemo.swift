@@ -1,5 +1,6 @@
 import Foundation
 import HTTPPipeline
+import HTTPPipelineGzip
 import HTTPPipelineLogging
 import HTTPPipelineRetry
 import HTTPPipelineStandard
@@ -46,8 +47,10 @@ func showStreaming(
             body: .chunked(body.chunks)))
     server.route("GET", "/busy", .init(status: 503, headers: [("Retry-After", "0")]))
     let sink = InMemoryLogSink()
+    let gzip = streamingGzipOptions(decodedBytes: body.decodedBytes)
     let pipeline = try StandardPipeline.build(
-        over: transport, options: StandardOptions(retry: retry, logging: .init(level: .basic, sink: sink)))
+        over: transport,
+        options: StandardOptions(retry: retry, logging: .init(level: .basic, sink: sink), gzip: gzip))
     heading("Streaming: a \(mebibytes) MiB gzip download to a file", also: ["StreamingDemo+Support.swift"])
     print("   \(pipeline)")
     print(
@@ -124,4 +127,13 @@ private func attempts(at server: LoopbackServer, path: String, _ call: () async 
 
 private func megabytes(_ bytes: Int) -> String {
     bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
+}
+
+/// The gzip layer stops a body past 64 MiB decoded (a decompression bomb); an export known to be
+/// larger raises the limit to its size. URLSession inflates it below the pipeline, and the layer
+/// counts what it hands up against the same limit.
+func streamingGzipOptions(decodedBytes: Int) -> GzipOptions {
+    GzipOptions.default.limiting(
+        decodedSize: max(GzipOptions.default.maximumDecodedSize, decodedBytes),
+        expansionRatio: GzipOptions.default.maximumExpansionRatio)
 }

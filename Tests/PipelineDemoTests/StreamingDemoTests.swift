@@ -29,6 +29,12 @@ import Testing
         #expect(server.requests.filter { $0.path == "/export.json" }.count == 1)
     }
 
+    @Test("The streaming section's 256 MiB download fits its gzip limit, which the default 64 MiB would stop")
+    func theSectionsGzipLimitFitsItsDownload() {
+        #expect(streamingGzipOptions(decodedBytes: 256 << 20).maximumDecodedSize >= 256 << 20)
+        #expect(streamingGzipOptions(decodedBytes: 1 << 20).maximumDecodedSize == 64 << 20, "never below the default")
+    }
+
     @Test("The retry override in the streaming section sends once where a three-attempt policy sends three times")
     func retryOverrideSendsOnce() async throws {
         let server = LoopbackServer()
