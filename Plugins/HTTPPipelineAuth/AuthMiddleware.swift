@@ -48,8 +48,9 @@ public import HTTPPipeline
 ///   started at (`HTTPRequestContext.redirectHistory`) or one of ``AuthOptions/allowedOrigins``;
 ///   a hop to another origin passes through without it, and its 401 refreshes nothing. Outside
 ///   a redirect layer, every field it sets (whatever the credential's scheme, a custom one's
-///   fields included) is marked a credential (`HTTPRequestContext.credentialFields`), which
-///   the redirect layer drops on a hop to another origin.
+///   fields included) is dropped by the redirect layer on a hop to another origin:
+///   `Authorization` always, any other because auth marks it a credential
+///   (`HTTPRequestContext.credentialFields`).
 ///
 /// The token endpoint must be called through a pipeline without this middleware (see
 /// ``CredentialSource``). Copies of one middleware value share one credential and one refresh.

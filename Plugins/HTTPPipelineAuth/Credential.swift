@@ -95,12 +95,13 @@ public struct Credential: Sendable, Equatable, CustomStringConvertible {
     ///   character a header cannot carry.
     func authorize(_ request: inout HTTPRequest) throws(AuthError) {
         try validate()
-        // Every field it sets is marked a credential, so that a redirect layer anywhere drops it
-        // on a hop to another origin (`HTTPRequestContext.credentialFields`).
+        // Every field it sets stays with its origin: `Authorization` is dropped on a hop to
+        // another origin by every redirect policy, so only the others are marked a credential
+        // (`HTTPRequestContext.credentialFields`), which keeps the common bearer path free of a
+        // context write per request.
         switch scheme {
         case .bearer:
             request.fields[.authorization] = headerValue
-            request.context.markCredential(.authorization)
         case .header(let name):
             request.fields[name] = headerValue
             request.context.markCredential(HTTPField.Name(unchecked: name))

@@ -10,8 +10,8 @@ extension HTTPRequestContext {
     /// (a redirect hop) removes them, whatever the order of the layers. Empty unless a layer
     /// marked one.
     ///
-    /// The auth plugin marks every field it sets and the default-headers plugin every header
-    /// declared a credential; the redirect plugin removes them, with `Authorization`,
+    /// The auth plugin marks every field it sets but `Authorization` (dropped across origins
+    /// anyway) and the default-headers plugin every header declared a credential; the redirect plugin removes them, with `Authorization`,
     /// `Proxy-Authorization`, `Cookie` and every field the redaction engine knows as secret by
     /// name, on a hop to another origin.
     public var credentialFields: Set<HTTPField.Name> {
