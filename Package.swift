@@ -268,7 +268,7 @@ let package = Package(
         // bodies): a plain target under Tests/, not a product.
         .target(
             name: "TestSupport",
-            dependencies: ["HTTPPipeline"],
+            dependencies: ["HTTPPipeline", "HTTPPipelineTesting"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -327,6 +327,7 @@ let package = Package(
             name: "HTTPPipelineAuthTests",
             dependencies: [
                 "TestSupport", "HTTPPipelineURLSession", "HTTPPipelineAuth", "HTTPPipeline", "HTTPPipelineTesting",
+                "HTTPPipelineCurl", "HTTPPipelineTimeout", "HTTPPipelineRetry",
             ],
             swiftSettings: swiftSettings
         ),

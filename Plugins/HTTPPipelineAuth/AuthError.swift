@@ -6,11 +6,13 @@
 /// names what failed, never a credential.
 public struct AuthError: Error, Sendable, CustomStringConvertible {
     private enum Code: Sendable {
-        case refreshFailed, reauthenticationRequired, tooManyRefreshes, refreshTimedOut, invalidCredential
+        case refreshFailed, reauthenticationRequired, refreshOutcomeUnknown, tooManyRefreshes, refreshTimedOut
+        case invalidCredential
     }
 
     private let code: Code
-    /// What the credential source threw, for a failed refresh; `nil` otherwise.
+    /// What the credential source threw, for a failed refresh, a refresh whose outcome is unknown,
+    /// or a rejected refresh token when the source said why (`OAuth2Error`); `nil` otherwise.
     public let underlying: (any Error)?
     /// The most refreshes allowed within ``window``, for too many refreshes; `nil` otherwise.
     public let limit: Int?
@@ -44,6 +46,23 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     /// The refresh token itself was rejected: the user must sign in again.
     public static let reauthenticationRequired = AuthError(.reauthenticationRequired)
 
+    /// The refresh token was rejected; `underlying` says how (the token endpoint's answer).
+    static func reauthenticationRequired(underlying: any Error) -> AuthError {
+        AuthError(.reauthenticationRequired, underlying: underlying)
+    }
+
+    /// The token endpoint's answer to a refresh was lost (a timeout or a connection lost after
+    /// the refresh token was sent), so the server may already have rotated the refresh token the
+    /// source holds: the source will not present it again, and the user must sign in again.
+    ///
+    /// ``isReauthenticationRequired`` is `true` as well, so code that prompts for sign-in needs no
+    /// new case. A source signals it by throwing ``RefreshOutcomeUnknown``.
+    ///
+    /// - Parameter underlying: What the token call failed with.
+    public static func refreshOutcomeUnknown(underlying: any Error) -> AuthError {
+        AuthError(.refreshOutcomeUnknown, underlying: underlying)
+    }
+
     /// The user signed out (the credential was set to `nil`): a request needs them to sign in
     /// again. ``isReauthenticationRequired`` is `true`, and ``reason`` says `"signed out"`.
     public static let signedOut = AuthError(.reauthenticationRequired, reason: "signed out")
@@ -66,8 +85,12 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
 
     /// Whether the refresh failed (``underlying`` says why).
     public var isRefreshFailed: Bool { code == .refreshFailed }
-    /// Whether the user must sign in again.
-    public var isReauthenticationRequired: Bool { code == .reauthenticationRequired }
+    /// Whether the user must sign in again: the refresh token was rejected, its fate is unknown
+    /// (``isRefreshOutcomeUnknown``), or the user signed out.
+    public var isReauthenticationRequired: Bool { code == .reauthenticationRequired || code == .refreshOutcomeUnknown }
+    /// Whether a refresh's answer was lost and its refresh token may be spent: the user must sign
+    /// in again.
+    public var isRefreshOutcomeUnknown: Bool { code == .refreshOutcomeUnknown }
     /// Whether the refresh limit was reached.
     public var isTooManyRefreshes: Bool { code == .tooManyRefreshes }
     /// Whether the refresh was not answered in time.
@@ -80,6 +103,8 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         case .refreshFailed: "refreshing the credential failed: \(underlying.map { "\(type(of: $0))" } ?? "unknown")"
         case .reauthenticationRequired:
             reason == nil ? "the refresh token was rejected; sign in again" : "the user is signed out; sign in again"
+        case .refreshOutcomeUnknown:
+            "the token endpoint's answer to a refresh was lost and the refresh token may be spent; sign in again"
         case .tooManyRefreshes:
             "more than \(limit ?? 0) credential refreshes within \(window ?? .zero); not refreshing again yet"
         case .refreshTimedOut: "the credential source did not answer within \(timeout ?? .zero)"

@@ -58,3 +58,26 @@ public struct RefreshTokenRejected: Error, Sendable, Equatable {
     /// Creates the error.
     public init() {}
 }
+
+/// What a ``CredentialSource`` throws when it does not know whether the token endpoint used the
+/// refresh token it sent: the call timed out, or the connection was lost after the request went
+/// out. A server that rotates refresh tokens may already have replaced it, and presenting it
+/// again would look like token theft (reuse detection revokes every token of the family), so the
+/// source must not send it again: the middleware reports
+/// ``AuthError/refreshOutcomeUnknown(underlying:)`` and asks for nothing until a new credential
+/// is set.
+///
+/// Throw it only after the request may have reached the server; a failure before sending (no
+/// connection, the name did not resolve: `HTTPFailureClass.notSent`) is an ordinary failure, and
+/// the same refresh token may be sent later. ``OAuth2TokenSource`` keeps these rules.
+public struct RefreshOutcomeUnknown: Error, Sendable {
+    /// What the token call failed with.
+    public let underlying: any Error
+
+    /// Creates the error.
+    ///
+    /// - Parameter underlying: What the token call failed with.
+    public init(underlying: any Error) {
+        self.underlying = underlying
+    }
+}

@@ -30,7 +30,7 @@ extension CredentialStore {
     func refreshed(after failed: Credential?, identity: Int, epoch: Int) async throws -> Credential? {
         await waitWhileSwitching()
         guard identity == self.identity else { return nil }
-        if needsSignIn { throw signedOut ? AuthError.signedOut : AuthError.reauthenticationRequired }
+        if needsSignIn { throw signedOut ? AuthError.signedOut : (signInError ?? AuthError.reauthenticationRequired) }
         if let current, current != failed, !hasExpired(current) { return current }
         if let flight { return try await waitForRefresh(flight.number) }
         if completed > epoch, case .failure(let error)? = lastCompletion {
@@ -134,9 +134,10 @@ extension CredentialStore {
             case .failure(let error):
                 lastFailure = (timeline.elapsed, error)
                 if proactive { lastProactiveFailure = timeline.elapsed }
-                if (error as? AuthError)?.isReauthenticationRequired == true {
+                if let error = error as? AuthError, error.isReauthenticationRequired {
                     needsSignIn = true
                     signedOut = false
+                    signInError = error
                     // Rejected after a 401 or an expiry, the credential is dead too; ahead of
                     // expiry it still works until it expires.
                     deadCredential = current
@@ -229,6 +230,8 @@ extension CredentialStore {
         switch error {
         case let error as AuthError: error
         case is RefreshTokenRejected: AuthError.reauthenticationRequired
+        case let error as RefreshOutcomeUnknown: AuthError.refreshOutcomeUnknown(underlying: error.underlying)
+        case let error as OAuth2Error where error.requiresSignIn: AuthError.reauthenticationRequired(underlying: error)
         default: AuthError.refreshFailed(underlying: error)
         }
     }

@@ -49,6 +49,9 @@ actor CredentialStore {
     /// Whether sign-in is needed because the user signed out, not because a refresh token was
     /// rejected: the error says which.
     var signedOut = false
+    /// The error that made sign-in needed, repeated to every later request until a new
+    /// credential is set (`nil` after a sign-out).
+    var signInError: AuthError?
     /// The credential whose refresh token was rejected, until another is set.
     var deadCredential: Credential?
     /// A credential set from outside is being written to the source: requests wait.
@@ -219,6 +222,7 @@ actor CredentialStore {
         currentIssuedAt = issuedAt
         needsSignIn = credential == nil
         signedOut = credential == nil
+        signInError = nil
         deadCredential = nil
     }
 
@@ -230,6 +234,7 @@ actor CredentialStore {
         loaded = true
         needsSignIn = false
         signedOut = false
+        signInError = nil
         lastFailure = nil
         lastProactiveFailure = nil
     }
