@@ -23,6 +23,8 @@ enum SoakBench {
             ("soak_revocations", Double(report.revocations)),
             ("soak_refreshes", Double(report.refreshes)),
             ("soak_accounts", Double(report.accounts)),
+            ("soak_token_answers_lost", Double(report.tokenAnswersLost)),
+            ("soak_token_grace_reuses", Double(report.graceReuses)),
             ("soak_log_records", Double(report.logRecords)),
             ("soak_log_records_with_secrets", Double(report.logRecordsWithSecrets)),
         ]

@@ -36,6 +36,12 @@ package struct SoakConfiguration: Sendable {
     package var slowRefresh: Duration
     /// Auth's refresh timeout in the run.
     package var refreshTimeout: Duration
+    /// Every this many token calls, the endpoint rotates the refresh token and its answer is lost
+    /// (the connection closes before a response byte); 0 for never.
+    package var lostTokenAnswerEvery: Int
+    /// The token endpoint's reuse grace for a rotated refresh token, and what the client's
+    /// `OAuth2TokenSource` is told; `nil` for none (then a lost answer signs the user out).
+    package var tokenReuseGrace: Duration?
 
     /// The shape of the benchmark's run: 100,000 requests, 64 at once.
     package static let full = SoakConfiguration(requests: 100_000)
@@ -57,7 +63,9 @@ package struct SoakConfiguration: Sendable {
         accountSwitches: Int = 3,
         slowRefreshEvery: Int = 4,
         slowRefresh: Duration = .milliseconds(25),
-        refreshTimeout: Duration = .milliseconds(10)
+        refreshTimeout: Duration = .milliseconds(10),
+        lostTokenAnswerEvery: Int = 10,
+        tokenReuseGrace: Duration? = .seconds(30)
     ) {
         self.requests = requests
         self.concurrency = concurrency
@@ -75,5 +83,7 @@ package struct SoakConfiguration: Sendable {
         self.slowRefreshEvery = slowRefreshEvery
         self.slowRefresh = slowRefresh
         self.refreshTimeout = refreshTimeout
+        self.lostTokenAnswerEvery = lostTokenAnswerEvery
+        self.tokenReuseGrace = tokenReuseGrace
     }
 }

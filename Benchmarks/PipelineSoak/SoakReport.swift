@@ -13,6 +13,8 @@ package enum SoakOutcome: Hashable, Sendable, CustomStringConvertible {
     case cancelled
     /// It waited on a refresh longer than auth's refresh timeout.
     case refreshTimedOut
+    /// Auth said the user must sign in again: a logout, which the run must never cause.
+    case loggedOut
 
     package var description: String {
         switch self {
@@ -22,6 +24,7 @@ package enum SoakOutcome: Hashable, Sendable, CustomStringConvertible {
         case .gzipError: "GzipError"
         case .cancelled: "CancellationError"
         case .refreshTimedOut: "AuthError.refreshTimedOut"
+        case .loggedOut: "AuthError.reauthenticationRequired"
         }
     }
 }
@@ -39,6 +42,10 @@ package struct SoakReport: Sendable {
     package var refreshes = 0
     /// Accounts the run signed in to (one more than its account switches).
     package var accounts = 0
+    /// Token answers the endpoint lost after rotating.
+    package var tokenAnswersLost = 0
+    /// Refresh tokens presented again within the endpoint's reuse grace, after a lost answer.
+    package var graceReuses = 0
     /// Log records written.
     package var logRecords = 0
     /// Log records whose text held a token.

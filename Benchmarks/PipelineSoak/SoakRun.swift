@@ -19,7 +19,8 @@ import FoundationNetworking
 /// every 200 carries the request's own body, decoded once; only the requests the caller
 /// cancelled end cancelled, and each of those does; no error is of an unexpected type; the client
 /// refreshed once per revoked token, and never sent a refresh token twice, even when a refresh
-/// outlasted auth's timeout; storage holds the credential in use; no request was replayed under
+/// outlasted auth's timeout or its answer was lost (the token endpoint rotates and loses one
+/// answer in ten); nobody is logged out; storage holds the credential in use; no request was replayed under
 /// another account than it was sent as, across the run's account switches; no log record holds a
 /// token.
 package enum SoakRun {
@@ -37,11 +38,17 @@ package enum SoakRun {
     static func exercise(_ configuration: SoakConfiguration, requests: Int) async -> SoakReport {
         var report = SoakReport()
         report.requests = requests
-        let server = SoakServer(requests: requests)
+        let server = SoakServer(requests: requests, grace: configuration.tokenReuseGrace)
         let sink = SecretScanningSink()
+        let tokens = OAuth2TokenSource(
+            configuration: OAuth2Configuration(
+                tokenEndpoint: SoakTokenEndpoint.url, clientID: "soak", reuseGrace: configuration.tokenReuseGrace),
+            tokenPipeline: SoakTokenEndpoint(
+                server: server, slowEvery: configuration.slowRefreshEvery, slowness: configuration.slowRefresh,
+                loseEvery: configuration.lostTokenAnswerEvery),
+            storage: SoakTokenStorage(server: server))
         let auth = AuthMiddleware(
-            source: SoakCredentials(
-                server: server, slowEvery: configuration.slowRefreshEvery, slowness: configuration.slowRefresh),
+            source: tokens,
             options: AuthOptions(
                 refreshTimeout: configuration.refreshTimeout, refreshLimit: Int.max, refreshLimitWindow: .seconds(1))
         )
@@ -76,7 +83,7 @@ package enum SoakRun {
                 if configuration.accountSwitches > 0, switchEvery > 0, id % switchEvery == 0,
                     id / switchEvery <= configuration.accountSwitches
                 {
-                    await switchAccount(auth, server: server, report: &report)
+                    await switchAccount(auth, tokens: tokens, server: server, report: &report)
                 }
                 group.addTask { await send(id, through: pipeline, configuration: configuration, tally: tally) }
                 next += 1
@@ -93,6 +100,8 @@ package enum SoakRun {
         report.revocations = server.revocations
         report.refreshes = server.refreshes
         report.accounts = server.accounts
+        report.tokenAnswersLost = server.answersLost
+        report.graceReuses = server.graceReuses
         report.violations += server.violations
         (report.logRecords, report.logRecordsWithSecrets) = sink.counts
         if report.logRecordsWithSecrets > 0 {
@@ -133,6 +142,9 @@ package enum SoakRun {
         if count(.refreshTimedOut) > 0.15 * requests + 5 {
             violations.append("\(Int(count(.refreshTimedOut))) requests timed out waiting for a refresh")
         }
+        if count(.loggedOut) > 0 {
+            violations.append("\(Int(count(.loggedOut))) requests were logged out")
+        }
         let succeeded = count(.ok)
         if succeeded < 0.9 * (requests - count(.cancelled) - count(.gzipError) - count(.refreshTimedOut)) {
             violations.append("only \(Int(succeeded)) of \(Int(requests)) requests succeeded")
@@ -141,10 +153,12 @@ package enum SoakRun {
     }
 
     /// Signs in to a new account on the server and hands its credential to auth.
-    private static func switchAccount(_ auth: AuthMiddleware, server: SoakServer, report: inout SoakReport) async {
-        let (access, _) = server.signIn()
+    private static func switchAccount(
+        _ auth: AuthMiddleware, tokens: OAuth2TokenSource, server: SoakServer, report: inout SoakReport
+    ) async {
+        let (access, refresh) = server.signIn()
         do {
-            try await auth.setCredential(.bearer(access))
+            try await tokens.signIn(with: OAuth2Token(accessToken: access, refreshToken: refresh), on: auth)
         } catch {
             report.violations.append("an account switch failed: \(error)")
         }
@@ -209,6 +223,9 @@ package enum SoakRun {
             return (.cancelled, cancelled ? nil : "request \(id) ended cancelled without being cancelled")
         case .failure(let error):
             if (error as? AuthError)?.isRefreshTimedOut == true { return (.refreshTimedOut, nil) }
+            if let error = error as? AuthError, error.isReauthenticationRequired {
+                return (.loggedOut, cancelled ? nil : "request \(id) was logged out: \(error)")
+            }
             if cancelled { return (nil, "request \(id) was cancelled but failed with \(error)") }
             if error is URLError { return (.transportError, nil) }
             if error is GzipError { return (.gzipError, nil) }

@@ -25,12 +25,15 @@ package final class SoakServer: Sendable {
         var minted: [Int: Int] = [:]
         var revocations: [Int: Int] = [:]
         var refreshes: [Int: Int] = [:]
+        /// Per account: the refresh token rotated last, and when (for the reuse grace).
+        var previousRefresh: [Int: (token: String, at: ContinuousClock.Instant)] = [:]
         var refreshTokenReuses = 0
+        var graceReuses = 0
+        var tokenCalls = 0
+        var answersLost = 0
         /// The client's storage.
         var storedAccess: String?
         var storedRefresh: String?
-        /// Refresh tokens issued with access tokens not persisted yet.
-        var pending: [String: String] = [:]
         /// Per request id: the attempt and account of the last token seen, packed.
         var seen: [UInt16]
         var replaysUnderAnotherIdentity = 0
@@ -44,10 +47,15 @@ package final class SoakServer: Sendable {
     package static let secretPrefix = "soak-secret-token-"
 
     private let state: Locked<State>
+    /// How long a rotated refresh token is still accepted.
+    private let grace: Duration?
 
-    /// - Parameter requests: How many request ids the run uses (for the per-request record).
-    package init(requests: Int) {
+    /// - Parameters:
+    ///   - requests: How many request ids the run uses (for the per-request record).
+    ///   - grace: The token endpoint's reuse grace, if any.
+    package init(requests: Int, grace: Duration?) {
         state = Locked(State(seen: Array(repeating: 0, count: max(requests, 0))))
+        self.grace = grace
         let (access, refresh) = signIn()
         state.withLock { state in
             state.storedAccess = access
@@ -67,7 +75,6 @@ package final class SoakServer: Sendable {
             state.minted[account] = 0
             state.validAccess[account] = access
             state.validRefresh[account] = refresh
-            state.pending[access] = refresh
             return (access, refresh)
         }
     }
@@ -78,13 +85,18 @@ package final class SoakServer: Sendable {
     package var refreshes: Int { state.withLock { $0.refreshes.values.reduce(0, +) } }
     /// Accounts the run signed in to.
     package var accounts: Int { state.withLock { $0.account } }
+    /// Token answers lost after rotating.
+    package var answersLost: Int { state.withLock { $0.answersLost } }
+    /// Refresh tokens presented again within the grace.
+    package var graceReuses: Int { state.withLock { $0.graceReuses } }
 
     /// The broken invariants this server saw, in words.
     package var violations: [String] {
         state.withLock { state in
             var violations: [String] = []
             if state.refreshTokenReuses > 0 {
-                violations.append("a refresh token was sent twice \(state.refreshTokenReuses) times")
+                violations.append(
+                    "a refresh token was presented after it was rotated \(state.refreshTokenReuses) times (reuse)")
             }
             if state.replaysUnderAnotherIdentity > 0 {
                 violations.append("\(state.replaysUnderAnotherIdentity) requests were replayed under another identity")
@@ -157,31 +169,53 @@ package final class SoakServer: Sendable {
         }
     }
 
-    /// The token endpoint: exchanges the stored refresh token for a new access and refresh
-    /// token of its account, at once. A refresh token already spent counts as reuse.
-    func refresh() throws -> String {
-        try state.withLock { state in
-            guard let refresh = state.storedRefresh, let account = Self.account(ofRefresh: refresh) else {
-                throw RefreshTokenRejected()
-            }
-            guard state.validRefresh[account] == refresh else {
+    /// What the token endpoint answers a refresh with.
+    enum TokenAnswer {
+        /// A new pair; `lost` when the answer never reaches the client.
+        case issued(access: String, refresh: String, lost: Bool)
+        /// `invalid_grant`.
+        case refused
+    }
+
+    /// The token endpoint: exchanges `presented` for a new access and refresh token of its
+    /// account, at once. A refresh token rotated before is accepted again within the grace (the
+    /// same refresh, asked for again); outside it, it is reuse: the account's family is revoked,
+    /// which logs the user out. Every `loseEvery`-th call's answer is lost after rotating.
+    func refresh(presenting presented: String, loseEvery: Int) -> TokenAnswer {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            state.tokenCalls += 1
+            guard let account = Self.account(ofRefresh: presented) else { return .refused }
+            if state.validRefresh[account] == presented {
+                state.refreshes[account, default: 0] += 1
+                state.previousRefresh[account] = (presented, now)
+            } else if let previous = state.previousRefresh[account], previous.token == presented, let grace,
+                previous.at.duration(to: now) < grace, state.validRefresh[account] != nil
+            {
+                state.graceReuses += 1
+            } else {
                 state.refreshTokenReuses += 1
-                throw RefreshTokenRejected()
+                state.validRefresh[account] = nil
+                state.validAccess[account] = nil
+                return .refused
             }
             let generation = state.minted[account, default: 0] + 1
             state.minted[account] = generation
-            state.refreshes[account, default: 0] += 1
             let access = Self.secretPrefix + "a\(account)-\(generation)"
             let next = "refresh-a\(account)-\(generation)"
             state.validAccess[account] = access
             state.validRefresh[account] = next
-            state.pending[access] = next
-            return access
+            let lost = loseEvery > 0 && state.tokenCalls % loseEvery == 0
+            if lost { state.answersLost += 1 }
+            return .issued(access: access, refresh: next, lost: lost)
         }
     }
 
-    /// The client's storage: keeps `access` with the refresh token issued with it.
-    func store(_ access: String?) {
+    /// What the client's storage holds.
+    var stored: (access: String?, refresh: String?) { state.withLock { ($0.storedAccess, $0.storedRefresh) } }
+
+    /// The client's storage: keeps `access` with its refresh token.
+    func store(_ access: String?, refresh: String?) {
         state.withLock { state in
             if let new = access.flatMap(Self.parse), let old = state.storedAccess.flatMap(Self.parse),
                 new.account == old.account, new.generation < old.generation
@@ -189,7 +223,7 @@ package final class SoakServer: Sendable {
                 state.storageRegressions += 1
             }
             state.storedAccess = access
-            state.storedRefresh = access.flatMap { state.pending.removeValue(forKey: $0) }
+            state.storedRefresh = refresh
         }
     }
 
@@ -203,38 +237,5 @@ package final class SoakServer: Sendable {
     private static func account(ofRefresh token: String) -> Int? {
         let parts = token.dropFirst("refresh-a".count).split(separator: "-")
         return parts.first.flatMap { Int($0) }
-    }
-}
-
-/// The client's credential store in a soak run: storage on the ``SoakServer``, a refresh that
-/// asks its token endpoint, and, every `slowEvery`-th refresh, an answer slower than auth's
-/// refresh timeout that ignores cancellation (as many HTTP clients do).
-struct SoakCredentials: CredentialSource {
-    let server: SoakServer
-    let slowEvery: Int
-    let slowness: Duration
-    let count = Locked(0)
-
-    func currentCredential() async throws -> Credential? { server.storedAccess.map { .bearer($0) } }
-
-    func refreshCredential(after failed: Credential?) async throws -> Credential {
-        let token = try server.refresh()
-        let number = count.withLock { count in
-            count += 1
-            return count
-        }
-        if slowEvery > 0, number % slowEvery == 0 {
-            let slowness = self.slowness
-            await Task { try? await Task.sleep(for: slowness) }.value  // not cancelled with the caller
-        }
-        return .bearer(token)
-    }
-
-    func persist(_ credential: Credential) async throws {
-        server.store(credential.token)
-    }
-
-    func removeCredential() async throws {
-        server.store(nil)
     }
 }

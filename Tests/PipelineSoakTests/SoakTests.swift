@@ -17,7 +17,23 @@ import Testing
         #expect(report.refreshes > 0)
         #expect(report.accounts == 4, "three account switches")
         #expect(report.outcomes[.refreshTimedOut, default: 0] > 0, "no request outwaited a slow refresh")
+        #expect(report.tokenAnswersLost > 0, "no token answer was lost")
+        #expect(report.graceReuses == report.tokenAnswersLost)
+        #expect(report.outcomes[.loggedOut, default: 0] == 0)
         #expect(report.logRecords >= 4_000)
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func aClientNotToldTheServersReuseGraceIsLoggedOutByALostTokenAnswerButNeverPresentsATokenTwice() async {
+        let report = await SoakRun.run(
+            SoakConfiguration(
+                requests: 1_000, concurrency: 8, warmUpRequests: 0, revocationRate: 0.03, accountSwitches: 0,
+                tokenReuseGrace: nil)
+        )
+
+        #expect(report.tokenAnswersLost > 0)
+        #expect(report.violations.contains { $0.hasSuffix("requests were logged out") }, "\(report.violations)")
+        #expect(!report.violations.contains { $0.contains("(reuse)") }, "\(report.violations)")
     }
 
     @Test(.timeLimit(.minutes(3)))
