@@ -33,14 +33,17 @@ public import HTTPPipeline
 /// - **Failure**: a failed refresh fails every waiter with the same ``AuthError``, and does not
 ///   poison the middleware: a later request tries again (after the optional cooldown). A
 ///   ``RefreshTokenRejected`` from the source becomes ``AuthError/reauthenticationRequired``,
+///   (a ``RefreshOutcomeUnknown`` becomes ``AuthError/refreshOutcomeUnknown(underlying:)``),
 ///   and every later request fails fast with it, without asking the source again, until
 ///   ``setCredential(_:)`` (or, with ``AuthOptions/readsSourceOnEveryRequest``, the source)
 ///   gives a new credential.
 /// - **A refresh is never abandoned**: once the token endpoint is called its refresh token may
 ///   be spent, so the answer is always awaited, persisted and adopted. A waiter that is
 ///   cancelled, or waits longer than ``AuthOptions/refreshTimeout``, leaves alone; a request
-///   that needs a refresh meanwhile joins the one under way. A refresh token is never sent
-///   twice, and storage always holds the credential in use.
+///   that needs a refresh meanwhile joins the one under way. The middleware never starts a second
+///   refresh for a credential whose refresh is under way, and storage always holds the credential
+///   in use; a token call whose answer is lost is the source's to handle
+///   (``RefreshOutcomeUnknown``, ``OAuth2TokenSource``).
 /// - **Bodies that cannot be replayed**: a rejected request whose body is a stream
 ///   that can be read only once (`HTTPRequest.isReplayable` is false) still triggers the
 ///   refresh, but its response is returned as it is instead of being sent again without its body.

@@ -10,7 +10,10 @@
 /// still wanted (not after a sign-out or an account switch), and one write at a time, so storage
 /// always holds the credential in use. When the token endpoint rejects the refresh token, drop
 /// it and throw ``RefreshTokenRejected``: the middleware then asks for nothing until a new
-/// credential is set.
+/// credential is set. When the token call may have reached the server and its answer is lost (a
+/// timeout, a connection lost after sending), throw ``RefreshOutcomeUnknown`` and never present
+/// that refresh token again: a server that rotates may already have replaced it. For an OAuth 2.0
+/// token endpoint, ``OAuth2TokenSource`` keeps these rules.
 ///
 /// The refresh call usually goes through HTTP. Send it through a pipeline **without** the auth
 /// middleware (for example the same transport with only logging and retry): a token request
@@ -29,7 +32,8 @@ public protocol CredentialSource: Sendable {
     /// - Parameter failed: The credential the server rejected or that is about to expire.
     /// - Returns: The new credential.
     /// - Throws: ``RefreshTokenRejected`` when the refresh token itself is no longer valid (the
-    ///   user must sign in again); anything else for a failure that a later attempt may not hit.
+    ///   user must sign in again); ``RefreshOutcomeUnknown`` when the answer was lost after the
+    ///   refresh token was sent; anything else for a failure that a later attempt may not hit.
     func refreshCredential(after failed: Credential?) async throws -> Credential
 
     /// Saves a credential obtained by a refresh, before any request uses it.

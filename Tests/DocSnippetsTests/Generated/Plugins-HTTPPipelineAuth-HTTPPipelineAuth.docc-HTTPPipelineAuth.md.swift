@@ -33,9 +33,9 @@ let pipeline = Pipeline(transport: URLSessionTransport()) {
 _ = pipeline
 }
 
-// Plugins/HTTPPipelineAuth/HTTPPipelineAuth.docc/HTTPPipelineAuth.md:37
-@MainActor private func snippetAtLine37() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineAuth/HTTPPipelineAuth.docc/HTTPPipelineAuth.md", line: 37)
+// Plugins/HTTPPipelineAuth/HTTPPipelineAuth.docc/HTTPPipelineAuth.md:117
+@MainActor private func snippetAtLine117() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineAuth/HTTPPipelineAuth.docc/HTTPPipelineAuth.md", line: 117)
 let auth = AuthMiddleware(source: tokenStore)
 let client = Pipeline(transport: URLSessionTransport()) {
     RetryMiddleware(policy: .default)
