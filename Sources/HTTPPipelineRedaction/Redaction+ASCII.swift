@@ -27,6 +27,8 @@ enum ASCII {
     static let rightBrace = UInt8(ascii: "}")
     static let leftBracket = UInt8(ascii: "[")
     static let rightBracket = UInt8(ascii: "]")
+    static let lessThan = UInt8(ascii: "<")
+    static let greaterThan = UInt8(ascii: ">")
 
     /// A string's UTF-8 bytes (at most `limit` of them), copied in one go: `Array(text.utf8)`
     /// walks the view byte by byte.

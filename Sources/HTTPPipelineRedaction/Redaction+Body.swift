@@ -13,6 +13,10 @@ extension Redaction {
     ///   depth, even when it is an object or an array; every other string is redacted as free text
     ///   (a URL with a token, a shaped credential); layout and key order are kept. Text that stops
     ///   being JSON falls to the free-text rules from there on.
+    /// - XML (`…/xml`, `…+xml` such as SOAP's `application/soap+xml`, or none and a body starting
+    ///   with `<?xml`): the content of every element and the value of every attribute whose local
+    ///   name is secret (`<password>`, `<m:access_token>`, `apiKey="…"`) replaced by the mark, CDATA
+    ///   and nested elements included; other text redacted as free text; markup kept.
     /// - Form-encoded (`application/x-www-form-urlencoded`): secret fields' values replaced, as in
     ///   a query, and values that hold a shaped credential too.
     /// - Multipart with a `boundary` (`multipart/form-data`, `multipart/mixed`): each part's
@@ -68,6 +72,9 @@ extension Redaction {
         let unscanned = total - kept.count
         if Self.isJSON(mediaType: mediaType, bytes: kept) {
             return SafeCut.render(redactJSON(kept), limit: limit, unscanned: unscanned)
+        }
+        if Self.isXML(mediaType: mediaType, bytes: kept) {
+            return SafeCut.render(redactXML(kept), limit: limit, unscanned: unscanned)
         }
         if mediaType == "application/x-www-form-urlencoded" {
             var form: [UInt8] = []

@@ -7,8 +7,10 @@ import Foundation
 /// alphabets (`A–Z a–z 0–9 + / _ - =`) and:
 /// - it mixes at least two of uppercase letters, lowercase letters and digits, with letters making
 ///   up at least 30 % of it;
-/// - it is not hexadecimal only (hashes, ETags, trace ids, UUIDs), not a ULID, and does not start
-///   like base64 image or PDF data;
+/// - it is not hexadecimal only (hashes, ETags, trace ids, UUIDs), not a ULID, not an object id
+///   with a type prefix (`ord_1N4qJ2LkdIwHu7ix`; keys with a known prefix such as `sk_live_` or
+///   `ghp_` are caught by their shape, ``SecretShapes``), and does not start like base64 image or
+///   PDF data;
 /// - it is not built of simple pieces joined by `-`, `_`, `/` or `+` (`x86_64-linux-gnu`,
 ///   `SKU-2024-HTTP-1234`);
 /// - its letters do not read like words: in a camelCase or lowercase identifier nearly every pair of
@@ -38,7 +40,9 @@ enum RandomToken {
         let classes = (stats.upper > 0 ? 1 : 0) + (stats.lower > 0 ? 1 : 0) + (stats.digits > 0 ? 1 : 0)
         let letters = stats.upper + stats.lower
         guard classes >= 2, letters * 10 >= token.count * 3, !stats.hexOnly else { return false }
-        guard !isULID(token), !startsLikeData(token), !isStructured(token) else { return false }
+        guard !isULID(token), !isPrefixedObjectID(token), !startsLikeData(token), !isStructured(token) else {
+            return false
+        }
         guard entropy(token) >= min(4.0, 3.0 + Double(token.count - minimumLength) * 0.02) else { return false }
         var shape = Shape()
         shape.read(token)
@@ -83,6 +87,27 @@ enum RandomToken {
         guard token.count == 26, let first = token.first, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(first)
         else { return false }
         return token.allSatisfy { ASCII.isDigit($0) || ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)) }
+    }
+
+    /// An object id with a type prefix, the shape of Stripe's and many APIs' ids
+    /// (`ord_1N4qJ2LkdIwHu7ix`, `cus_NffrFeUfNV2Hib`): two to eight lowercase letters, one `_`,
+    /// then 8 to 32 letters and digits. A prefix that is a secret word itself (`tok_`, `key_`,
+    /// `secret_`, `sess_`, `sk_`) does not make an id.
+    static func isPrefixedObjectID(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let underscore = token.firstIndex(of: UInt8(ascii: "_")), (2...8).contains(underscore),
+            (8...32).contains(token.count - underscore - 1)
+        else { return false }
+        let prefix = UnsafeBufferPointer(rebasing: token[..<underscore])
+        guard prefix.allSatisfy(WordScanner.isLower), token[(underscore + 1)...].allSatisfy(isAlphanumeric) else {
+            return false
+        }
+        if secretIDPrefixes.contains(where: { $0.elementsEqual(prefix) }) { return false }
+        return !RedactionLexicon.isSecret(prefix)
+    }
+
+    /// Prefixes of keys and tokens that the lexicon alone would not call secret.
+    static let secretIDPrefixes: [[UInt8]] = ["sk", "rk", "tok", "sess", "pat", "pwd", "ak", "whsec"].map {
+        Array($0.utf8)
     }
 
     /// The base64 openings of PNG, JPEG, GIF, WebP and PDF data.

@@ -62,9 +62,12 @@ enum RedactionLexicon {
     ]
 
     /// A secret word before one of these is public: `token_type` (`Bearer`), `keyId`,
-    /// `client_assertion_type` (a fixed URN).
+    /// `client_assertion_type` (a fixed URN), `token_uri` and `auth_uri` (an endpoint, whose URL
+    /// is still redacted as a URL). Not after `private`: a service account's `private_key_id`
+    /// stays secret.
     static let publicAfter: [String: [String]] = [
-        "token": ["type", "count", "usage", "limit"],
+        "token": ["type", "count", "usage", "limit", "uri", "url", "endpoint"],
+        "auth": ["uri", "url", "endpoint", "provider", "type", "method", "scheme"],
         "assertion": ["type"],
         "key": ["id", "ids", "name", "type", "size", "length", "alias", "usage", "format", "version"],
     ]
@@ -208,9 +211,12 @@ enum RedactionLexicon {
             || (!flags.contains(.plain) && (endsInKey(bytes) || (bytes.count >= 4 && containsFragment(bytes))))
         guard secret else { return false }
         if let previous, pairs.contains(previous, word.value, .publicBefore) { return false }
-        if let next, pairs.contains(word.value, next, .publicAfter) { return false }
+        if let next, pairs.contains(word.value, next, .publicAfter), previous != privateWord { return false }
         return true
     }
+
+    /// The word that keeps `key id` secret: `private_key_id`.
+    static let privateWord = Word("private")
 
     /// Whether a word ends in `key` or `keys` and is longer than that (`apikey`, `accesskey`).
     static func endsInKey(_ word: UnsafeBufferPointer<UInt8>) -> Bool {

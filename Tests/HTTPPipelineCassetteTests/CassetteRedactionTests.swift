@@ -129,6 +129,28 @@ struct SecretCorpus {
         let text = try #require(cassette.entries.first?.response.content.text)
         #expect(text == #"{"access_token":"<redacted-1>"}"#)
     }
+
+    @Test func aSoapBodysSecretElementsAreReplacedInBothDirections() async throws {
+        let request = HTTPRequest(
+            method: .post, url: testURL("https://api.example.com/soap"),
+            fields: [.contentType: "application/soap+xml"],
+            body: HTTPBody(
+                Data(
+                    "<Envelope><Body><Login><user>ann</user><password>hunter2xyz</password></Login></Body></Envelope>"
+                        .utf8)))
+        let cassette = try await recordedCassette([request]) { _ in
+            .status(
+                200, headers: ["Content-Type": "text/xml"],
+                body: Data("<LoginResponse><sessionToken>s3ss10nTok</sessionToken><ttl>60</ttl></LoginResponse>".utf8))
+        }
+        let sent = try #require(cassette.entries.first?.request.postData?.text)
+        let received = try #require(cassette.entries.first?.response.content.text)
+
+        #expect(!sent.contains("hunter2xyz"))
+        #expect(sent.contains("<user>ann</user>"))
+        #expect(!received.contains("s3ss10nTok"))
+        #expect(received.contains("<ttl>60</ttl>"))
+    }
 }
 
 @Suite struct CassetteCookieTests {
