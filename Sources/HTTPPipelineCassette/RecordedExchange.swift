@@ -26,7 +26,7 @@ struct RecordedExchange: Sendable {
         let mark = Redaction.mark
         self.index = index
         method = entry.request.method
-        url = redaction.urlString(Placeholders.normalized(entry.request.url, mark: mark))
+        url = Self.redactedURL(entry.request.url, redaction: redaction)
         parts = URLParts(url)
         headers = entry.request.headers.map { header in
             let value = redaction.headerValue(
@@ -47,6 +47,25 @@ struct RecordedExchange: Sendable {
     }
 
     /// The key entries are looked up by: method and path, with the origin unless ignored.
+    /// A recorded URL redacted by the same URL rules as a live one. Its placeholders stand in as
+    /// a URL-safe word meanwhile: a mark (`<…>`) would make the engine read the URL as free text,
+    /// whose rules end a path parameter's value at `;` rather than `/` (a recorded
+    /// `/shop;token=<redacted-1>/cart` would lose `/cart` and never match again).
+    static func redactedURL(_ recorded: String, redaction: Redaction) -> String {
+        let standIn = "~redacted~"
+        let found = Placeholders.occurrences(in: recorded)
+        guard !found.isEmpty else { return redaction.urlString(recorded) }
+        var text = ""
+        var start = recorded.startIndex
+        for (range, _) in found {
+            text += recorded[start..<range.lowerBound]
+            text += standIn
+            start = range.upperBound
+        }
+        text += recorded[start...]
+        return redaction.urlString(text).replacingOccurrences(of: standIn, with: Redaction.mark)
+    }
+
     static func key(method: String, parts: URLParts, origin: Bool) -> String {
         origin ? "\(method) \(parts.origin)\(parts.path)" : "\(method) \(parts.path)"
     }

@@ -120,6 +120,26 @@ struct SecretCorpus {
         #expect(response.body.bufferedData == Data("me".utf8))
     }
 
+    @Test func aRequestWithSecretPathParametersMatchesItsRecordingOnReplay() async throws {
+        let recorded =
+            "https://shop.example.com/shop;sessionid=a8f3kd93jf83kd9;token=zz91kdj38dk3/cart/items;jsessionid=Q1w2E3r4T5y6?page=1"
+        let cassette = try await recordedCassette([
+            HTTPRequest(url: testURL(recorded)), HTTPRequest(url: testURL(recorded)),
+        ]) { _ in
+            .ok("cart")
+        }
+        let replay = try ReplayingTransport(cassette)
+
+        let same = try await replay.send(HTTPRequest(url: testURL(recorded)))
+        let other = try await replay.send(
+            HTTPRequest(
+                url: testURL("https://shop.example.com/shop;sessionid=x;token=y/cart/items;jsessionid=z?page=1")))
+
+        #expect(cassette.entries.first?.request.url.contains("a8f3kd93jf83kd9") == false)
+        #expect(same.body.bufferedData == Data("cart".utf8))
+        #expect(other.body.bufferedData == Data("cart".utf8))
+    }
+
     @Test func aSecretInARecordedResponseBodyIsReplacedToo() async throws {
         let cassette = try await recordedCassette([HTTPRequest(url: testURL("https://api.example.com/token"))]) { _ in
             .status(
