@@ -35,7 +35,7 @@ public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     private enum Kind: Sendable, Hashable {
-        case server, unexpectedStatus, malformedResponse, noRefreshToken
+        case server, unexpectedStatus, malformedResponse, noRefreshToken, superseded
     }
 
     private let kind: Kind
@@ -82,6 +82,11 @@ public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// A refresh was needed but no refresh token is held.
     static let noRefreshToken = OAuth2Error(.noRefreshToken, reason: "no refresh token is held; sign in again")
 
+    /// The credential to refresh is no longer the one stored: the user signed out or switched
+    /// account after the refresh was asked for. Nothing was sent.
+    static let superseded = OAuth2Error(
+        .superseded, reason: "the credential to refresh is no longer the stored one; nothing was sent")
+
     /// Whether the endpoint answered with an error response; ``code`` says which.
     public var isServerError: Bool { kind == .server }
     /// Whether a success answer could not be read (not JSON, no access token, a token type
@@ -92,6 +97,10 @@ public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible {
     public var isUnexpectedStatus: Bool { kind == .unexpectedStatus }
     /// Whether a refresh was needed and no refresh token is held.
     public var isNoRefreshToken: Bool { kind == .noRefreshToken }
+    /// Whether the refresh was asked for a credential that another (a sign-in, an account
+    /// switch, a sign-out) had replaced by the time it ran: nothing was sent, and the auth
+    /// middleware, which asked under the previous identity, discards the outcome.
+    public var isSuperseded: Bool { kind == .superseded }
 
     /// Whether the user must sign in again: the refresh token was refused (`invalid_grant`), or
     /// there is none.
@@ -102,7 +111,7 @@ public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible {
         case .server:
             let detail = errorDescription.map { ": \($0)" } ?? ""
             return "the token endpoint answered \(status ?? 0) \(code?.rawValue ?? "")\(detail)"
-        case .unexpectedStatus, .malformedResponse, .noRefreshToken:
+        case .unexpectedStatus, .malformedResponse, .noRefreshToken, .superseded:
             return reason ?? ""
         }
     }

@@ -123,7 +123,8 @@ public actor OAuth2TokenSource: CredentialSource {
     /// - Parameter failed: The credential that failed; unused (the grant decides).
     /// - Returns: The new token's credential; the token waits for ``persist(_:)``.
     /// - Throws: ``OAuth2Error``, ``RefreshOutcomeUnknown``, or what the token pipeline threw
-    ///   before sending.
+    ///   before sending. ``OAuth2Error/isSuperseded`` when `failed` is no longer the stored
+    ///   credential (a sign-in or sign-out came first): nothing is sent.
     public func refreshCredential(after failed: Credential?) async throws -> Credential {
         try await loadIfNeeded()
         let token: OAuth2Token
@@ -136,6 +137,9 @@ public actor OAuth2TokenSource: CredentialSource {
                 throw error.underlying
             }
         case .refreshToken:
+            // A refresh asked for under an identity that a sign-in or sign-out has replaced since
+            // (its task ran late) must not spend the new identity's refresh token.
+            if let failed, failed.token != stored?.accessToken { throw OAuth2Error.superseded }
             token = try await refresh()
         }
         stage(token)
