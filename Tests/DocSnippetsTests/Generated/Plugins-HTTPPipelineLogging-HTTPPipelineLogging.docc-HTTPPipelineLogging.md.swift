@@ -8,22 +8,22 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 18)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 19)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 19)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 20)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 20)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 21)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 21)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 22)
 import HTTPPipelineRetry
 #sourceLocation()
 
-// Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md:18
-@MainActor private func snippetAtLine18() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 23)
+// Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md:19
+@MainActor private func snippetAtLine19() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 24)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     RetryMiddleware(policy: .default)
     LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())   // one record per attempt

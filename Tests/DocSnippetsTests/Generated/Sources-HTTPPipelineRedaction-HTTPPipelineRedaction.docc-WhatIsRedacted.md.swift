@@ -8,16 +8,16 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineRedaction/HTTPPipelineRedaction.docc/WhatIsRedacted.md", line: 104)
+#sourceLocation(file: "Sources/HTTPPipelineRedaction/HTTPPipelineRedaction.docc/WhatIsRedacted.md", line: 111)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineRedaction/HTTPPipelineRedaction.docc/WhatIsRedacted.md", line: 105)
+#sourceLocation(file: "Sources/HTTPPipelineRedaction/HTTPPipelineRedaction.docc/WhatIsRedacted.md", line: 112)
 import HTTPPipelineRedaction
 #sourceLocation()
 
-// Sources/HTTPPipelineRedaction/HTTPPipelineRedaction.docc/WhatIsRedacted.md:104
-@MainActor private func snippetAtLine104() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineRedaction/HTTPPipelineRedaction.docc/WhatIsRedacted.md", line: 107)
+// Sources/HTTPPipelineRedaction/HTTPPipelineRedaction.docc/WhatIsRedacted.md:111
+@MainActor private func snippetAtLine111() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineRedaction/HTTPPipelineRedaction.docc/WhatIsRedacted.md", line: 114)
 let redaction = Redaction.default
     .redactingHeaders(["X-Tenant-Number"])
     .redactingBodyFields(["ssn"])
