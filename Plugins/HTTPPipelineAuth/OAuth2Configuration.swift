@@ -1,26 +1,64 @@
 public import Foundation
 
 /// Which token endpoint an ``OAuth2TokenSource`` calls, as which client, for which grant.
-public struct OAuth2Configuration: Sendable {
-    /// How the source obtains a new access token.
-    public enum Grant: Sendable, Hashable {
+public struct OAuth2Configuration: Sendable, CustomStringConvertible {
+    /// How the source obtains a new access token. A struct, so a grant added later breaks no
+    /// caller's `switch`.
+    public struct Grant: Sendable, Hashable, CustomStringConvertible {
+        enum Kind: Sendable, Hashable {
+            case refreshToken, clientCredentials
+        }
+
+        let kind: Kind
+
         /// The refresh-token grant (RFC 6749 §6): the stored refresh token is exchanged for a new
         /// access token, and for a new refresh token when the server rotates them.
-        case refreshToken
+        public static let refreshToken = Grant(kind: .refreshToken)
         /// The client-credentials grant (RFC 6749 §4.4): the client authenticates as itself; no
         /// refresh token, no user.
-        case clientCredentials
+        public static let clientCredentials = Grant(kind: .clientCredentials)
+
+        public var description: String { kind == .refreshToken ? "refresh_token" : "client_credentials" }
     }
 
-    /// How the client authenticates to the token endpoint (RFC 6749 §2.3).
-    public enum ClientAuthentication: Sendable, Hashable {
+    /// How the client authenticates to the token endpoint (RFC 6749 §2.3). Its description never
+    /// shows the secret.
+    public struct ClientAuthentication: Sendable, Hashable, CustomStringConvertible {
+        enum Kind: Sendable, Hashable {
+            case basic(secret: String)
+            case formFields(secret: String)
+            case none
+        }
+
+        let kind: Kind
+
         /// `Authorization: Basic`, with the identifier and secret form-encoded first, as §2.3.1
         /// says (`client_secret_basic`).
-        case basic(secret: String)
+        ///
+        /// - Parameter secret: The client secret.
+        /// - Returns: The authentication.
+        public static func basic(secret: String) -> ClientAuthentication {
+            ClientAuthentication(kind: .basic(secret: secret))
+        }
+
         /// `client_id` and `client_secret` in the form body (`client_secret_post`).
-        case formFields(secret: String)
+        ///
+        /// - Parameter secret: The client secret.
+        /// - Returns: The authentication.
+        public static func formFields(secret: String) -> ClientAuthentication {
+            ClientAuthentication(kind: .formFields(secret: secret))
+        }
+
         /// A public client, which has no secret: `client_id` in the form body (§3.2.1).
-        case none
+        public static let none = ClientAuthentication(kind: .none)
+
+        public var description: String {
+            switch kind {
+            case .basic: "client_secret_basic (secret: <redacted>)"
+            case .formFields: "client_secret_post (secret: <redacted>)"
+            case .none: "none (public client)"
+            }
+        }
     }
 
     /// The token endpoint. Calls to it are never redirected: a 3xx is an error.
@@ -68,5 +106,9 @@ public struct OAuth2Configuration: Sendable {
         self.scope = scope
         self.reuseGrace = reuseGrace
         self.maximumResponseBytes = max(maximumResponseBytes, 1024)
+    }
+
+    public var description: String {
+        "OAuth2Configuration(\(tokenEndpoint.absoluteString), client \(clientID), \(grant), authentication \(clientAuthentication))"
     }
 }

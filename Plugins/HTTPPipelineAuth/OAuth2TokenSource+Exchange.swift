@@ -77,7 +77,7 @@ extension OAuth2TokenSource {
         fields["Content-Type"] = "application/x-www-form-urlencoded"
         fields["Accept"] = "application/json"
         var form = form
-        switch configuration.clientAuthentication {
+        switch configuration.clientAuthentication.kind {
         case .basic(let secret):
             // RFC 6749 §2.3.1: both form-encoded before they are joined.
             let pair = Self.formEncoded(configuration.clientID) + ":" + Self.formEncoded(secret)

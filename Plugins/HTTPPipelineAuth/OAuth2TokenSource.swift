@@ -128,7 +128,7 @@ public actor OAuth2TokenSource: CredentialSource {
     public func refreshCredential(after failed: Credential?) async throws -> Credential {
         try await loadIfNeeded()
         let token: OAuth2Token
-        switch configuration.grant {
+        switch configuration.grant.kind {
         case .clientCredentials:
             do {
                 token = try await exchange([("grant_type", "client_credentials")] + scopeField)

@@ -235,3 +235,14 @@ private func form(_ request: HTTPRequest?) -> [String: String] {
         #expect("\(token)" == "OAuth2Token(access token: <redacted>, refresh token: <redacted>, scope: read)")
     }
 }
+
+@Suite struct OAuth2ConfigurationTests {
+    @Test func aConfigurationsDescriptionNeverShowsTheClientSecret() {
+        let configuration = OAuth2Configuration(
+            tokenEndpoint: endpoint, clientID: "app", clientAuthentication: .basic(secret: "sekrit-value"))
+
+        #expect(!"\(configuration)".contains("sekrit"))
+        #expect(!String(reflecting: configuration).contains("sekrit"))
+        #expect(!"\(OAuth2Configuration.ClientAuthentication.formFields(secret: "sekrit-value"))".contains("sekrit"))
+    }
+}
