@@ -23,6 +23,11 @@ func chain(_ family: Family, _ layers: Int, _ transport: InMemoryTransport) -> a
 func run(_ options: Options) async {
     var report = Report(medians: [:], families: [], counts: [])
     var failed = false
+    if options.suite == "curl-server" {
+        // Not a suite: the curl soak's server, in a process of its own (CurlSoakBench).
+        if !CurlSoakBench.serve() { exit(1) }
+        return
+    }
     if options.suite == "all" || options.suite == "chains" {
         let transport = makeTransport()
         let request = HTTPRequest(url: URL(fileURLWithPath: "/bench"))
