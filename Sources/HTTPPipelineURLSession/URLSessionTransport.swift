@@ -97,6 +97,10 @@ public import Foundation
 /// - An interim `103 Early Hints` head comes back as the response.
 /// - A chunked body with trailer fields traps the process ("Transfer completed, but there's no
 ///   response"). Use `CurlTransport` against servers that send trailers.
+/// - Requests go through the proxy `http_proxy`, `https_proxy` or `all_proxy` names (libcurl reads
+///   them; FoundationNetworking sets no proxy option, whatever `connectionProxyDictionary` says),
+///   as they go through the system's proxy on Darwin. `CurlTransport` uses a proxy only when its
+///   configuration says so.
 /// - A compressed body it inflates goes on being inflated after the caller drops it: cancelling
 ///   waits for the session's work, on a queue every session of the process shares. A 1 GiB gzip
 ///   bomb stops at the gzip plugin's limit for its caller, but every URLSession request of the
