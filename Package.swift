@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "HTTPPipelineConcurrencyLimit", targets: ["HTTPPipelineConcurrencyLimit"]),
         .library(name: "HTTPPipelineCircuitBreaker", targets: ["HTTPPipelineCircuitBreaker"]),
         .library(name: "HTTPPipelineHedging", targets: ["HTTPPipelineHedging"]),
+        .library(name: "HTTPPipelineCache", targets: ["HTTPPipelineCache"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
@@ -124,6 +125,12 @@ let package = Package(
             name: "HTTPPipelineHedging",
             dependencies: ["HTTPPipeline"],
             path: "Plugins/HTTPPipelineHedging",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HTTPPipelineCache",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineCache",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -317,6 +324,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "HTTPPipelineCacheTests",
+            dependencies: [
+                "TestSupport", "HTTPPipelineCache", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineCurl",
+                "HTTPPipelineURLSession",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "HTTPPipelineHedgingTests",
             dependencies: [
                 "TestSupport", "HTTPPipelineURLSession", "HTTPPipelineHedging", "HTTPPipeline", "HTTPPipelineTesting",
@@ -358,7 +373,7 @@ let package = Package(
                 "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineCurl",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineCache", "HTTPPipelineCurl",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,183 @@
+import Foundation
+import HTTPPipeline
+
+/// Fetching, storing, updating and invalidating (RFC 9111 §3, §4.3.4, §4.4), and the responses
+/// the cache makes.
+extension CacheMiddleware {
+    /// Fields never stored (§3.1): the connection's own, and `Cache-Status`, which every serving
+    /// adds anew.
+    static let unstoredFields: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "cache-status",
+    ]
+
+    /// Fields a 304 never replaces (§3.2): the framing and coding the stored body depends on.
+    static let keptOnUpdate: Set<String> = [
+        "content-length", "content-encoding", "content-range", "transfer-encoding", "connection", "keep-alive",
+        "proxy-connection", "te", "upgrade", "cache-status",
+    ]
+
+    /// Sends the request and stores its answer when the standard allows.
+    func fetch(
+        _ request: HTTPRequest, key: String, identity: String?, directives: CacheDirectives, forward: String,
+        next: HTTPNext
+    ) async throws -> HTTPResponse {
+        let requestTime = state.now()
+        let response = try await next(request)
+        return await storing(
+            response, request: request, requestTime: requestTime, key: key, identity: identity, directives: directives,
+            forward: forward)
+    }
+
+    /// `response` on its way to the caller, stored if it may be: a buffered body at once, a
+    /// streamed one when the caller has read it to its end within the entry limit.
+    func storing(
+        _ response: HTTPResponse, request: HTTPRequest, requestTime: Date, key: String, identity: String?,
+        directives: CacheDirectives, forward: String
+    ) async -> HTTPResponse {
+        var response = response
+        let status = response.status.code
+        let refusal = CachePolicyRules.refusal(
+            request: request, requestDirectives: directives, status: status, fields: response.fields,
+            shared: options.mode == .shared)
+        var stored = false
+        if refusal == nil, (response.body.length ?? 0) <= options.maximumEntryBytes {
+            let fields = storedFields(response.fields)
+            let varying = CacheKey.varying(request, vary: CacheKey.varyNames(response.fields), identity: identity)
+            let responseTime = state.now()
+            let decoded = response.head.decodedByTransport
+            let make: @Sendable (Data) -> CacheEntry = { body in
+                CacheEntry(
+                    key: key, status: status, fields: fields, body: body, requestTime: requestTime,
+                    responseTime: responseTime, varying: varying, decodedByTransport: decoded)
+            }
+            if let data = response.body.bufferedData {
+                if data.count <= options.maximumEntryBytes {
+                    await options.store.store(make(data))
+                    stored = true
+                }
+            } else {
+                let store = options.store
+                response.body = StoringBody.tee(response.body, limit: options.maximumEntryBytes) { body in
+                    await store.store(make(body))
+                }
+                stored = true
+            }
+        }
+        var member = "\(options.name); fwd=\(forward); fwd-status=\(status)"
+        if stored { member += "; stored" }
+        CacheStatusField.append(member, to: &response.head.fields)
+        return response
+    }
+
+    /// The fields a stored response keeps: not the connection's (nor those `Connection` names),
+    /// nor, in a shared cache, those a qualified `private` limits to one user.
+    func storedFields(_ fields: HTTPFields) -> HTTPFields {
+        var dropped = Self.unstoredFields
+        for value in fields[values: .connection] {
+            for name in value.split(separator: ",") {
+                dropped.insert(name.trimmingCharacters(in: .whitespaces).lowercased())
+            }
+        }
+        if options.mode == .shared { dropped.formUnion(CacheDirectives(fields).privateFields) }
+        return HTTPFields(fields.filter { !dropped.contains($0.name.rawName.lowercased()) })
+    }
+
+    /// `entry` with a 304's fields merged in (§3.2) and its times moved to the validation's.
+    func updatedEntry(_ entry: CacheEntry, with response: HTTPResponse, requestTime: Date) -> CacheEntry {
+        var fields = entry.fields
+        let names = Set(response.fields.map { $0.name.rawName.lowercased() }).subtracting(Self.keptOnUpdate)
+        for name in names {
+            let fieldName = HTTPField.Name(unchecked: name)
+            fields.removeAll(named: fieldName)
+            for value in response.fields[values: fieldName] { fields.append(HTTPField(name: fieldName, value: value)) }
+        }
+        return CacheEntry(
+            key: entry.key, status: entry.status, fields: storedFields(fields), body: entry.body,
+            requestTime: requestTime, responseTime: state.now(), varying: entry.varying,
+            decodedByTransport: entry.decodedByTransport)
+    }
+
+    /// The stored response a 304 updates (§4.3.4): the one with its strong validator; else the
+    /// most recent with its weak one; else with its `Last-Modified`; else the only one stored,
+    /// when neither has a validator.
+    static func selectForUpdate(_ entries: [CacheEntry], by response: HTTPResponse) -> CacheEntry? {
+        if let tag = EntityTag(response.fields[.eTag]) {
+            return entries.first { stored in
+                guard let storedTag = EntityTag(stored.fields[.eTag]) else { return false }
+                return tag.isWeak ? tag.weakMatches(storedTag) : tag.strongMatches(storedTag)
+            }
+        }
+        if let modified = response.fields[.lastModified] {
+            return entries.first { $0.fields[.lastModified] == modified }
+        }
+        if entries.count == 1, let only = entries.first, only.fields[.eTag] == nil, only.fields[.lastModified] == nil {
+            return only
+        }
+        return nil
+    }
+
+    /// A 304 to the caller's own conditional request freshens the stored response it selects.
+    func freshen(_ key: String, request: HTTPRequest, with response: HTTPResponse, requestTime: Date) async {
+        let identity = options.mode == .private ? CacheKey.identity(of: request) : nil
+        let candidates = await options.store.entries(forKey: key).filter {
+            CacheKey.matches($0, request, identity: identity)
+        }
+        guard let selected = Self.selectForUpdate(candidates, by: response) else { return }
+        await options.store.store(updatedEntry(selected, with: response, requestTime: requestTime))
+    }
+
+    /// Removes what is stored for an unsafe request's URI, and for a same-origin `Location` or
+    /// `Content-Location` of its answer (§4.4).
+    func invalidate(after request: HTTPRequest, response: HTTPResponse) async {
+        var keys: [String] = []
+        if let key = CacheKey.key(for: request.url) { keys.append(key) }
+        for name in [HTTPField.Name.location, HTTPField.Name(unchecked: "Content-Location")] {
+            guard let value = response.fields[name],
+                let target = URL(string: value, relativeTo: request.url)?.absoluteURL,
+                HTTPOrigin(target) == HTTPOrigin(request.url), let key = CacheKey.key(for: target)
+            else { continue }
+            keys.append(key)
+        }
+        for key in keys { await options.store.removeEntries(forKey: key) }
+    }
+
+    /// `entry` served: `Age` set, fields a qualified `no-cache` names left out, a `Cache-Status`
+    /// member added; an empty body for a `HEAD`.
+    func serve(
+        _ entry: CacheEntry, request: HTTPRequest, standing: Standing, detail: String?, revalidated: Bool = false
+    ) -> HTTPResponse {
+        var fields = entry.fields
+        if !revalidated {
+            for name in entry.directives.noCacheFields { fields.removeAll(named: HTTPField.Name(unchecked: name)) }
+        }
+        fields.removeAll(named: .age)
+        fields.append(HTTPField(name: .age, value: String(Int(max(0, standing.age).rounded(.down)))))
+        let ttl = Int((standing.lifetime - standing.age).rounded(.down))
+        var member =
+            revalidated
+            ? "\(options.name); fwd=stale; fwd-status=304; stored" : "\(options.name); hit; ttl=\(ttl)"
+        if let detail { member += "; detail=\(detail)" }
+        CacheStatusField.append(member, to: &fields)
+        let head = HTTPResponseHead(
+            status: HTTPResponse.Status(code: entry.status), fields: fields,
+            decodedByTransport: entry.decodedByTransport)
+        return HTTPResponse(head: head, body: request.method == .head ? .empty : HTTPBody(entry.body))
+    }
+
+    /// The cache's answer when nothing stored may be used and it may not ask the network
+    /// (`only-if-cached`, ``CachePolicy/returnCachedOnly``, a stale `must-revalidate` response
+    /// it cannot validate): `504 Gateway Timeout` (RFC 9111 §5.2.1.7).
+    func gatewayTimeout(_ key: String) -> HTTPResponse {
+        var fields = HTTPFields()
+        CacheStatusField.append("\(options.name); detail=not-stored-or-usable", to: &fields)
+        fields[.contentLength] = "0"
+        return HTTPResponse(head: HTTPResponseHead(status: 504, fields: fields), body: .empty)
+    }
+
+    /// A response the cache did not handle, marked so.
+    func bypassing(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        CacheStatusField.append("\(options.name); fwd=bypass", to: &response.head.fields)
+        return response
+    }
+}
