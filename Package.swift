@@ -373,7 +373,8 @@ let package = Package(
                 "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
-                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineCache", "HTTPPipelineCurl",
+                "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineCache",
+                "HTTPPipelineCurl",
             ],
             swiftSettings: swiftSettings
         ),
