@@ -16,23 +16,67 @@ extension CacheMiddleware {
         "proxy-connection", "te", "upgrade", "cache-status",
     ]
 
-    /// Sends the request and stores its answer when the standard allows.
+    /// Sends the request and stores its answer when the standard allows; `signal` is told
+    /// whether it was stored.
     func fetch(
         _ request: HTTPRequest, key: String, identity: String?, directives: CacheDirectives, forward: String,
-        next: HTTPNext
+        signal: OnceSignal? = nil, next: HTTPNext
     ) async throws -> HTTPResponse {
         let requestTime = state.now()
         let response = try await next(request)
         return await storing(
             response, request: request, requestTime: requestTime, key: key, identity: identity, directives: directives,
-            forward: forward)
+            forward: forward, signal: signal)
+    }
+
+    /// A request for a resource with nothing stored that fits: the first of concurrent identical
+    /// misses goes to the network, the others wait for it and read the store (RFC 9111 §4:
+    /// "collapsed" requests).
+    func miss(
+        _ request: HTTPRequest, key: String, identity: String?, directives: CacheDirectives, policy: CachePolicy,
+        next: HTTPNext
+    ) async throws -> HTTPResponse {
+        guard request.method == .get else {
+            return try await fetch(
+                request, key: key, identity: identity, directives: directives, forward: "uri-miss", next: next)
+        }
+        let flight = key + "\u{0}" + (identity ?? "")
+        let flights = state.flights
+        if flights.lead(flight) {
+            let signal = OnceSignal { stored in flights.finish(flight, with: stored ? .stored : .notStored) }
+            do {
+                return try await fetch(
+                    request, key: key, identity: identity, directives: directives, forward: "uri-miss", signal: signal,
+                    next: next)
+            } catch {
+                flights.finish(flight, with: .failed(error))
+                throw error
+            }
+        }
+        switch await flights.wait(flight, limit: options.collapsingLimit) {
+        case .failed(let error)?:
+            throw error
+        case .stored?:
+            let stored = await options.store.entries(forKey: key).first {
+                CacheKey.matches($0, request, identity: identity)
+            }
+            if let stored {
+                return try await reuse(
+                    stored, request: request, key: key, identity: identity, directives: directives, policy: policy,
+                    next: next)
+            }
+        case .notStored?, nil:
+            break
+        }
+        return try await fetch(
+            request, key: key, identity: identity, directives: directives, forward: "uri-miss", next: next)
     }
 
     /// `response` on its way to the caller, stored if it may be: a buffered body at once, a
     /// streamed one when the caller has read it to its end within the entry limit.
     func storing(
         _ response: HTTPResponse, request: HTTPRequest, requestTime: Date, key: String, identity: String?,
-        directives: CacheDirectives, forward: String
+        directives: CacheDirectives, forward: String, signal: OnceSignal? = nil
     ) async -> HTTPResponse {
         var response = response
         let status = response.status.code
@@ -55,13 +99,20 @@ extension CacheMiddleware {
                     await options.store.store(make(data))
                     stored = true
                 }
+                signal?.fire(stored)
             } else {
                 let store = options.store
-                response.body = StoringBody.tee(response.body, limit: options.maximumEntryBytes) { body in
-                    await store.store(make(body))
-                }
+                response.body = StoringBody.tee(
+                    response.body, limit: options.maximumEntryBytes,
+                    complete: { body in
+                        await store.store(make(body))
+                        signal?.fire(true)
+                    },
+                    giveUp: { signal?.fire(false) })
                 stored = true
             }
+        } else {
+            signal?.fire(false)
         }
         var member = "\(options.name); fwd=\(forward); fwd-status=\(status)"
         if stored { member += "; stored" }

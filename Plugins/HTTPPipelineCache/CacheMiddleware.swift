@@ -87,20 +87,24 @@ public struct CacheMiddleware: HTTPMiddleware {
         }
         guard policy != .reloadIgnoringCache, let entry = stored else {
             if policy == .returnCachedOnly || directives.onlyIfCached { return gatewayTimeout(key) }
-            let reason = policy == .reloadIgnoringCache ? "request" : "uri-miss"
-            return try await fetch(
-                request, key: key, identity: identity, directives: directives, forward: reason, next: next)
+            if policy == .reloadIgnoringCache {
+                return try await fetch(
+                    request, key: key, identity: identity, directives: directives, forward: "request", next: next)
+            }
+            return try await miss(
+                request, key: key, identity: identity, directives: directives, policy: policy, next: next)
         }
         return try await reuse(
             entry, request: request, key: key, identity: identity, directives: directives, policy: policy, next: next)
     }
 }
 
-/// What copies of one middleware value share: the clock and the revalidations running in the
-/// background.
+/// What copies of one middleware value share: the clock, the revalidations running in the
+/// background, and the misses under way.
 final class CacheState: Sendable {
     let now: @Sendable () -> Date
     let revalidating = Locked<Set<String>>([])
+    let flights = MissFlights()
 
     init(now: @escaping @Sendable () -> Date) {
         self.now = now

@@ -31,6 +31,11 @@ public struct CacheOptions: Sendable {
     /// cannot outlive its call, so without one a request inside the window is validated at once,
     /// as if the directive were absent (which the RFC allows). `nil` by default.
     public var revalidationTransport: (any HTTPTransport)?
+    /// How long a request waits for an identical miss already on its way to the network (same
+    /// resource, same identity) before it sends its own; 5 seconds by default. A waiter is
+    /// served from the store once the first response is stored, fails as it failed, or sends its
+    /// own request when it could not be stored.
+    public var collapsingLimit: Duration
 
     /// Creates options.
     ///
@@ -41,14 +46,17 @@ public struct CacheOptions: Sendable {
     ///   - heuristicCeiling: The longest heuristic freshness.
     ///   - name: The cache's name in `Cache-Status`.
     ///   - revalidationTransport: Where background validations go; none by default.
+    ///   - collapsingLimit: How long a request waits for an identical miss under way.
     public init(
         mode: Mode = .private,
         store: any CacheStore = MemoryCacheStore(),
         maximumEntryBytes: Int = 4 << 20,
         heuristicCeiling: Duration = .seconds(86_400),
         name: String = "HTTPPipelineCache",
-        revalidationTransport: (any HTTPTransport)? = nil
+        revalidationTransport: (any HTTPTransport)? = nil,
+        collapsingLimit: Duration = .seconds(5)
     ) {
+        self.collapsingLimit = max(collapsingLimit, .zero)
         self.revalidationTransport = revalidationTransport
         self.mode = mode
         self.store = store

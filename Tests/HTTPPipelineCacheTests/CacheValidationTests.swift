@@ -203,3 +203,56 @@ import Testing
         #expect(harness.arrivals("a").count == 2)
     }
 }
+
+/// Concurrent misses (RFC 9111 §4: a cache may collapse requests for one resource).
+@Suite struct CacheCollapsingTests {
+    @Test func concurrentMissesForOneResourceSendOneRequestAndShareItsAnswer() async throws {
+        let harness = try CacheHarness()
+        harness.route("a") { _, number in
+            var response = harness.ok("shared \(number)", [("Cache-Control", "max-age=60")])
+            response.delay = .milliseconds(200)
+            return response
+        }
+
+        let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<20 { group.addTask { try await harness.send("a").1 } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(bodies.count == 20)
+        #expect(Set(bodies) == ["shared 1"])
+        #expect(harness.arrivals("a").count == 1)
+    }
+
+    @Test func concurrentMissesForAResponseThatCannotBeStoredEachGoToTheNetwork() async throws {
+        let harness = try CacheHarness()
+        harness.route("a") { _, number in
+            var response = harness.ok("own \(number)", [("Cache-Control", "no-store")])
+            response.delay = .milliseconds(100)
+            return response
+        }
+
+        let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<5 { group.addTask { try await harness.send("a").1 } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(Set(bodies).count == 5)
+        #expect(harness.arrivals("a").count == 5)
+    }
+
+    @Test func concurrentMissesForDifferentIdentitiesAreNotCollapsed() async throws {
+        let harness = try CacheHarness()
+        harness.route("me") { request, _ in
+            var response = harness.ok(request.header("Authorization") ?? "", [("Cache-Control", "private, max-age=60")])
+            response.delay = .milliseconds(100)
+            return response
+        }
+
+        async let ann = harness.send("me", fields: [.authorization: "Bearer ann"])
+        async let bob = harness.send("me", fields: [.authorization: "Bearer bob"])
+        let bodies = try await [ann.1, bob.1]
+
+        #expect(bodies == ["Bearer ann", "Bearer bob"])
+    }
+}
