@@ -183,7 +183,7 @@ let package = Package(
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures", "LibraryFixtures",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
-                "HTTPPipelineHedging",
+                "HTTPPipelineHedging", "HTTPPipelineCache",
             ],
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings

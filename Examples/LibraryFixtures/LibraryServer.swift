@@ -111,11 +111,14 @@ package final class LibraryServer: Sendable {
     /// - Parameters:
     ///   - delay: The latency of every route.
     ///   - connectionsPerHost: The session's `httpMaximumConnectionsPerHost`.
+    ///   - cacheControl: The `Cache-Control` of every answer with a body, if any (the catalog
+    ///     screen's HTTP cache reads it).
     ///   - pipeline: Wraps the session's transport, for example in the standard plugin stack.
     /// - Throws: When the loopback server cannot start.
     package init(
         delay: Duration,
         connectionsPerHost: Int = 6,
+        cacheControl: String? = nil,
         pipeline: (URLSessionTransport) throws -> any HTTPTransport = { $0 }
     ) throws {
         self.delay = delay
@@ -134,7 +137,9 @@ package final class LibraryServer: Sendable {
         for path in paths {
             server.route("GET", path) { request in
                 let (status, body) = LibraryCatalogue.reply(path: request.path, query: request.query)
-                return Self.response(status: status, body: body, delay: delay)
+                var response = Self.response(status: status, body: body, delay: delay)
+                if let cacheControl, !body.isEmpty { response.headers.append(("Cache-Control", cacheControl)) }
+                return response
             }
         }
     }

@@ -104,6 +104,7 @@ func runDemo() async throws {
     try showOrdering(server: server, transport: transport)
     try await showStreaming(server: server, transport: transport)
     try await showLibrary()
+    try await showCatalogCache()
 }
 
 let finished = DispatchSemaphore(value: 0)
