@@ -195,7 +195,7 @@ let package = Package(
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
                 "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineConcurrencyLimit",
-                "HTTPPipelineHedging", "HTTPPipelineCurl",
+                "HTTPPipelineHedging", "HTTPPipelineCurl", "HTTPPipelineCache",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings

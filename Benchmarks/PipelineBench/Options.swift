@@ -6,7 +6,7 @@ struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
     static let suites = [
         "all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "file", "replay",
-        "resilience", "curl",
+        "resilience", "curl", "cache",
     ]
 
     /// What `--help` prints.

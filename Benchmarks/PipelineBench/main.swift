@@ -107,6 +107,10 @@ func run(_ options: Options) async {
         report.extra += await CurlSoakBench.measurements(
             requests: options.curlRequests, nginx: options.nginx, failed: &failed)
     }
+    if options.suite == "all" || options.suite == "cache" {
+        report.extra += await CacheBench.measurements(
+            iterations: options.iterations, rounds: options.rounds, nginx: options.nginx, failed: &failed)
+    }
     if options.suite == "all" || options.suite == "replay" {
         report.extra += await ReplayBench.measurements(rounds: options.rounds)
     }
