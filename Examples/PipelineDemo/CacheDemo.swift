@@ -26,7 +26,7 @@ func showCatalogCache() async throws {
     }
     defer { library.stop() }
 
-    heading("Catalog screen with the HTTP cache: the second visit costs no round trip", also: ["CacheDemo.swift"])
+    heading("Catalog screen with the HTTP cache: the second visit costs no round trip")
     let clock = ContinuousClock()
     for visit in 1...2 {
         let catalog = CatalogService(client: library.client, authors: BatchAuthorDirectory(client: library.client))
