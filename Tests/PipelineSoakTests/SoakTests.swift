@@ -5,7 +5,7 @@ import Testing
 @Suite struct SoakTests {
     @Test(.timeLimit(.minutes(3)))
     func everyRequestThroughTheStandardPipelineEndsInExactlyOneTypedOutcomeUnderInjectedFaults() async {
-        let report = await SoakRun.run(SoakConfiguration(requests: 4_000, warmUpRequests: 0))
+        let report = await SoakRun.run(SoakConfiguration(requests: 4_000, warmUpRequests: 0, lostTokenAnswerEvery: 2))
 
         #expect(report.violations == [], "outcomes: \(report.outcomes)")
         #expect(report.answered == 4_000)
@@ -18,7 +18,9 @@ import Testing
         #expect(report.accounts == 4, "three account switches")
         #expect(report.outcomes[.refreshTimedOut, default: 0] > 0, "no request outwaited a slow refresh")
         #expect(report.tokenAnswersLost > 0, "no token answer was lost")
-        #expect(report.graceReuses == report.tokenAnswersLost)
+        // A lost answer of a refresh an account switch made moot is not asked for again.
+        #expect(report.graceReuses > 0)
+        #expect(report.graceReuses <= report.tokenAnswersLost)
         #expect(report.outcomes[.loggedOut, default: 0] == 0)
         #expect(report.logRecords >= 4_000)
     }
