@@ -53,17 +53,24 @@ enum CacheKey {
         return values
     }
 
-    /// The field names a response's `Vary` lists, lowercased (`*` excluded: never stored).
+    /// The field names a response's `Vary` lists, lowercased, each once (`*` excluded: never
+    /// stored).
     static func varyNames(_ fields: HTTPFields) -> [String] {
-        fields[values: .vary].flatMap { $0.split(separator: ",") }
+        var seen: Set<String> = []
+        return fields[values: .vary].flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            .filter { !$0.isEmpty && $0 != "*" }
+            .filter { !$0.isEmpty && $0 != "*" && seen.insert($0).inserted }
     }
 
     /// Whether a stored variant matches a request (§4.1).
     static func matches(_ entry: CacheEntry, _ request: HTTPRequest, identity: String?) -> Bool {
-        let expected = varying(request, vary: varyNames(entry.fields), identity: identity)
-        return expected == entry.varying
+        guard entry.varying.count == entry.varyNames.count + (identity == nil ? 0 : 1) else { return false }
+        if let identity, entry.varying[identityField] != identity { return false }
+        for name in entry.varyNames {
+            let lines = request.fields[values: HTTPField.Name(unchecked: name)]
+            if entry.varying[name] != (lines.isEmpty ? absent : normalised(lines)) { return false }
+        }
+        return true
     }
 
     private static func normalised(_ lines: [String]) -> String {

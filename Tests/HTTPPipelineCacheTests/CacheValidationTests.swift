@@ -117,6 +117,19 @@ import Testing
         #expect(noneBody == "lang none")
     }
 
+    @Test func section4_1AFieldNamedTwiceInVaryAndValuesThatDifferOnlyInSpacingStillMatch() async throws {
+        let harness = try CacheHarness()
+        harness.route("a") { _, number in
+            harness.ok("\(number)", [("Cache-Control", "max-age=60"), ("Vary", "Accept-Language, accept-language")])
+        }
+
+        _ = try await harness.send("a", fields: [.acceptLanguage: "en,fr"])
+        let (second, body) = try await harness.send("a", fields: [.acceptLanguage: "en , fr"])
+
+        #expect(second.outcome == .hit)
+        #expect(body == "1")
+    }
+
     @Test func section4AHeadIsAnsweredFromAStoredGet() async throws {
         let harness = try CacheHarness()
         harness.route("a") { _, _ in harness.ok("the body", [("Cache-Control", "max-age=60"), ("X-Kind", "stored")]) }
