@@ -25,9 +25,10 @@ enum CacheKey {
         return key
     }
 
-    /// Who the request speaks for, in a private cache: every credential-bearing field's value
-    /// (`Authorization`, `Proxy-Authorization`, `Cookie`, and the fields a layer marked a
-    /// credential). Empty for an anonymous request.
+    /// Who the request speaks for, in a private cache: the SHA-256 of every credential-bearing
+    /// field's value (`Authorization`, `Proxy-Authorization`, `Cookie`, and the fields a layer
+    /// marked a credential), so no store ever holds the credential itself. Empty for an
+    /// anonymous request.
     static func identity(of request: HTTPRequest) -> String {
         var names: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
         names += request.context.credentialFields.sorted { $0.rawName.lowercased() < $1.rawName.lowercased() }
@@ -37,7 +38,7 @@ enum CacheKey {
                 identity += name.rawName.lowercased() + "\u{1}" + value + "\u{2}"
             }
         }
-        return identity
+        return identity.isEmpty ? "" : SHA256.hex(identity)
     }
 
     /// The varying values of `request` for a response whose fields name `vary`: each nominated

@@ -8,31 +8,31 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 142)
+#sourceLocation(file: "README.md", line: 144)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 143)
+#sourceLocation(file: "README.md", line: 145)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 144)
+#sourceLocation(file: "README.md", line: 146)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 145)
+#sourceLocation(file: "README.md", line: 147)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 146)
+#sourceLocation(file: "README.md", line: 148)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 147)
+#sourceLocation(file: "README.md", line: 149)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 148)
+#sourceLocation(file: "README.md", line: 150)
 import HTTPPipelineTimeout
 #sourceLocation()
 
-// README.md:142
-@MainActor private func snippetAtLine142() async throws {
-#sourceLocation(file: "README.md", line: 150)
+// README.md:144
+@MainActor private func snippetAtLine144() async throws {
+#sourceLocation(file: "README.md", line: 152)
 let client = try Pipeline(transport: URLSessionTransport()) {
     TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers
