@@ -17,6 +17,8 @@ enum CacheBench {
         do {
             entries += try await network(rounds: rounds, nginx: nginx, hitNanoseconds: entries.first?.1)
             entries += try await collapse()
+            entries += try await diskHit(iterations: iterations, rounds: rounds)
+            entries += try await largeThroughDisk(failed: &failed)
         } catch {
             FileHandle.standardError.write(Data("cache bench: \(error)\n".utf8))
             failed = true
@@ -64,6 +66,53 @@ enum CacheBench {
         var entries = [("cache_network_round_trip_ns", network)]
         if let hitNanoseconds { entries.append(("cache_hit_ratio_to_network", hitNanoseconds / network)) }
         return entries
+    }
+
+    /// A fresh 1 KiB hit from a disk store (its file read and checked on every hit).
+    static func diskHit(iterations: Int, rounds: Int) async throws -> [(String, Double)] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cache-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fields: HTTPFields = [.cacheControl: "max-age=86400", .contentType: "application/octet-stream"]
+        let transport = InMemoryTransport(response: HTTPResponse(status: 200, fields: fields, body: HTTPBody(body)))
+        let request = HTTPRequest(url: URL(string: "https://api.example.com/v1/catalog/1") ?? URL(fileURLWithPath: "/"))
+        let store = try DiskCacheStore(directory: directory)
+        let cached = Pipeline(transport: transport) { CacheMiddleware(options: CacheOptions(store: store)) }
+        _ = try await cached.send(request)
+        let medians = await runChains(
+            [("cache_disk_hit", cached)], request: request, iterations: max(iterations / 10, 1), rounds: rounds)
+        return medians["cache_disk_hit"].map { [("cache_disk_hit_ns", $0)] } ?? []
+    }
+
+    /// 1 GiB streamed from the loopback server through a disk-backed cache: larger than the
+    /// entry limit, it passes through unstored; the resident memory it added at its peak.
+    static func largeThroughDisk(failed: inout Bool) async throws -> [(String, Double)] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cache-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = LoopbackServer()
+        server.route(
+            "GET", "/huge",
+            .init(headers: [("Cache-Control", "max-age=60")], body: .repeated(Data(count: 64 << 10), count: 16_384)))
+        try server.start()
+        defer { server.stop() }
+        let store = try DiskCacheStore(directory: directory)
+        let pipeline = Pipeline(transport: CurlTransport()) { CacheMiddleware(options: CacheOptions(store: store)) }
+        ResidentMemory.trimHeap()
+        let before = ResidentMemory.kilobytes("VmRSS:") ?? 0
+        let peakResets = ResidentMemory.resetPeak()
+        let response = try await pipeline.send(HTTPRequest(url: server.baseURL.appendingPathComponent("huge")))
+        var bytes = 0
+        for try await chunk in response.body { bytes += chunk.count }
+        guard bytes == 1 << 30 else { throw CurlSoakBench.SoakFailure(index: -3) }
+        guard peakResets, let peak = ResidentMemory.kilobytes("VmHWM:") else { return [] }
+        let growth = Double(peak - before) / 1_000
+        if growth > 16 {
+            failed = true
+            FileHandle.standardError.write(
+                Data("cache: 1 GiB through a disk-backed cache grew memory \(growth) MB\n".utf8))
+        }
+        return [("cache_store_rss_growth_mb", growth), ("cache_store_bytes_after_1gib", Double(store.bytes))]
     }
 
     /// 100 concurrent misses for one resource whose origin answers in 50 ms: requests sent.
