@@ -13,7 +13,11 @@ import FoundationNetworking
 /// A decompression bomb stops at the gzip plugin's limit over every transport: over
 /// `CurlTransport` the plugin inflates it, over `URLSessionTransport` the URL loading system
 /// does and the plugin counts what it hands up.
-@Suite struct GzipBombTests {
+///
+/// Serialized: over URLSession one bomb stalls the process's shared queue for tens of seconds,
+/// and a second request waiting behind it would meet a server that gave up on its silent
+/// connection.
+@Suite(.serialized) struct GzipBombTests {
     /// 1 GiB of zeros, gzip-compressed on the fly (about 4.6 MB), made once.
     static let bomb: Data = {
         var out = Data()
@@ -56,7 +60,8 @@ import FoundationNetworking
     func bombStopsAtTheLimit(over transport: String, chunked: Bool) async throws {
         let bomb = Self.bomb
         #expect(bomb.count > 1 << 20 && bomb.count < 16 << 20)
-        let server = LoopbackServer()
+        // Generous timeouts: a sanitized or stalled client may take long to send its request.
+        let server = LoopbackServer(timeouts: .init(idle: .seconds(120), request: .seconds(120)))
         server.route(
             "GET", "/bomb",
             .init(headers: [("Content-Encoding", "gzip")], body: chunked ? .chunked([bomb]) : .bytes(bomb)))
