@@ -164,3 +164,70 @@ import Testing
         #expect(problems.value == 0)
     }
 }
+
+/// Two processes on one folder: this test binary run again as a child, writing the same entry
+/// while the parent writes and reads it.
+@Suite struct DiskCacheStoreTwoProcessTests {
+    static let folderVariable = "DISK_CACHE_RACE_FOLDER"
+
+    static func entry(_ letter: Character, _ round: Int) -> CacheEntry {
+        CacheEntry(
+            key: "https://api.example.com/raced", status: 200, fields: [.cacheControl: "max-age=60"],
+            body: Data(String(repeating: letter, count: 40_000 + round).utf8),
+            requestTime: Date(timeIntervalSince1970: 1),
+            responseTime: Date(timeIntervalSince1970: 2), varying: [:])
+    }
+
+    @Test func twoProcessesWritingAndReadingOneEntryNeverSeeATornOne() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disk-race-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            try? FileManager.default.removeItem(atPath: directory.path + ".done")
+        }
+        let problems = Locked<[CacheStoreProblem]>([])
+        let store = try DiskCacheStore(
+            directory: directory, onProblem: { problem in problems.withLock { $0.append(problem) } })
+        await store.store(Self.entry("a", 0))
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "childWritesTheRacedEntry"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[Self.folderVariable] = directory.path
+        child.environment = environment
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+
+        var reads = 0
+        var round = 0
+        while child.isRunning, round < 20_000 {
+            round += 1
+            await store.store(Self.entry("a", round % 500))
+            for found in await store.entries(forKey: "https://api.example.com/raced") {
+                let body = String(decoding: found.body, as: UTF8.self)
+                #expect(body.allSatisfy { $0 == "a" } || body.allSatisfy { $0 == "b" })
+                reads += 1
+            }
+        }
+        child.waitUntilExit()
+
+        #expect(child.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: directory.path + ".done"), "the child wrote its 300 rounds")
+        #expect(reads > 0)
+        #expect(problems.value.filter { $0.isCorruptEntry }.isEmpty, "\(problems.value)")
+    }
+
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment[folderVariable] != nil,
+            "runs only as the child of the two-process test"))
+    func childWritesTheRacedEntry() async throws {
+        let path = try #require(ProcessInfo.processInfo.environment[Self.folderVariable])
+        let store = try DiskCacheStore(directory: URL(fileURLWithPath: path))
+        for round in 0..<300 {
+            await store.store(Self.entry("b", round))
+            _ = await store.entries(forKey: "https://api.example.com/raced")
+        }
+        _ = FileManager.default.createFile(atPath: path + ".done", contents: Data())
+    }
+}
