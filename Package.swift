@@ -204,7 +204,7 @@ let package = Package(
             name: "PipelineSoak",
             dependencies: [
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineStandard", "HTTPPipelineAuth", "HTTPPipelineRetry",
-                "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineHeaders",
+                "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineHeaders", "TestSupport",
             ],
             path: "Benchmarks/PipelineSoak",
             swiftSettings: swiftSettings

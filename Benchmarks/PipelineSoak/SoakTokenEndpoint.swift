@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
+import TestSupport
 
 /// The soak's token endpoint, as the client's `OAuth2TokenSource` sees it: a transport that
 /// reads the refresh-token grant's form, asks the ``SoakServer`` to rotate, and answers with the
@@ -21,7 +22,7 @@ struct SoakTokenEndpoint: HTTPTransport {
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let body = request.body?.bufferedData ?? Data()
-        let form = Self.form(body)
+        let form = TokenEndpointServer.form(body)
         let number = calls.withLock { count in
             count += 1
             return count
@@ -46,16 +47,6 @@ struct SoakTokenEndpoint: HTTPTransport {
         var fields = HTTPFields()
         fields["Content-Type"] = "application/json"
         return HTTPResponse(status: .init(integerLiteral: status), fields: fields, body: HTTPBody(Data(text.utf8)))
-    }
-
-    private static func form(_ body: Data) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2 else { continue }
-            fields[String(parts[0])] = parts[1].removingPercentEncoding
-        }
-        return fields
     }
 }
 

@@ -32,13 +32,7 @@ func showCatalogCache() async throws {
         let catalog = CatalogService(client: library.client, authors: BatchAuthorDirectory(client: library.client))
         let before = library.requests.count
         let start = clock.now
-        var cursor: String?
-        var books = 0
-        for _ in 0..<3 {
-            let page = try await catalog.page(after: cursor)
-            books += page.books.count
-            cursor = page.nextCursor
-        }
+        let books = try await browse(catalog, pages: 3)
         let elapsed = start.duration(to: clock.now)
         print(
             "   visit \(visit): 3 pages, \(books) books, \(library.requests.count - before) round trips, \(Int(elapsed.milliseconds)) ms"

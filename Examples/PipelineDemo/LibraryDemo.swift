@@ -87,13 +87,7 @@ func showLibrary() async throws {
             cached ? CachingAuthorDirectory(wrapping: batch, clock: ContinuousClock()) : batch
         let catalog = CatalogService(client: library.client, authors: authors)
         let before = library.requestedAuthorIDs.count
-        var cursor: String?
-        var books = 0
-        for _ in 0..<3 {
-            let page = try await catalog.page(after: cursor)
-            books += page.books.count
-            cursor = page.nextCursor
-        }
+        let books = try await browse(catalog, pages: 3)
         let asked = library.requestedAuthorIDs.dropFirst(before)
         print(
             "   catalog, 3 pages (\(books) books) \(cached ? "with" : "without") the author cache: \(asked.count) author lookups for \(Set(asked).count) distinct authors"
@@ -102,4 +96,16 @@ func showLibrary() async throws {
     print(
         "   every exchange above went through the standard stack and was logged, redacted: \(sink.records.count) records"
     )
+}
+
+/// Reads the catalogue's first `pages` pages, as a user scrolling would; returns the books seen.
+func browse(_ catalog: CatalogService, pages: Int) async throws -> Int {
+    var cursor: String?
+    var books = 0
+    for _ in 0..<pages {
+        let page = try await catalog.page(after: cursor)
+        books += page.books.count
+        cursor = page.nextCursor
+    }
+    return books
 }

@@ -46,26 +46,17 @@ struct RecordedExchange: Sendable {
         reply = RecordedReply(entry, index: index, body: responseBody)
     }
 
-    /// The key entries are looked up by: method and path, with the origin unless ignored.
     /// A recorded URL redacted by the same URL rules as a live one. Its placeholders stand in as
     /// a URL-safe word meanwhile: a mark (`<…>`) would make the engine read the URL as free text,
     /// whose rules end a path parameter's value at `;` rather than `/` (a recorded
     /// `/shop;token=<redacted-1>/cart` would lose `/cart` and never match again).
     static func redactedURL(_ recorded: String, redaction: Redaction) -> String {
         let standIn = "~redacted~"
-        let found = Placeholders.occurrences(in: recorded)
-        guard !found.isEmpty else { return redaction.urlString(recorded) }
-        var text = ""
-        var start = recorded.startIndex
-        for (range, _) in found {
-            text += recorded[start..<range.lowerBound]
-            text += standIn
-            start = range.upperBound
-        }
-        text += recorded[start...]
+        let text = Placeholders.normalized(recorded, mark: standIn)
         return redaction.urlString(text).replacingOccurrences(of: standIn, with: Redaction.mark)
     }
 
+    /// The key entries are looked up by: method and path, with the origin unless ignored.
     static func key(method: String, parts: URLParts, origin: Bool) -> String {
         origin ? "\(method) \(parts.origin)\(parts.path)" : "\(method) \(parts.path)"
     }
