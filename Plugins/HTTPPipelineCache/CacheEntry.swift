@@ -13,8 +13,9 @@ public struct CacheEntry: Sendable {
     public let status: Int
     /// The response's fields, as stored (a 304's merged in, §3.2).
     public let fields: HTTPFields
-    /// The response's body.
-    public let body: Data
+    /// The response's body: buffered bytes, or (from a store that keeps large bodies in files) a
+    /// replayable stream that reads them anew for every read. Its length is always known.
+    public let body: HTTPBody
     /// When the request that got it was sent (§4.2.3 `request_time`).
     public let requestTime: Date
     /// When the response was received (§4.2.3 `response_time`).
@@ -27,6 +28,8 @@ public struct CacheEntry: Sendable {
     public let decodedByTransport: Bool
     /// The bytes it takes in a store, roughly: body, fields and key.
     public let size: Int
+    /// What it takes besides its body: fields, key and varying values.
+    let overhead: Int
 
     /// The response's `Cache-Control` directives.
     let directives: CacheDirectives
@@ -43,8 +46,11 @@ public struct CacheEntry: Sendable {
     let sinceModified: Double?
 
     /// Creates an entry.
+    ///
+    /// - Parameters:
+    ///   - body: The body; a stream must say its length.
     public init(
-        key: String, status: Int, fields: HTTPFields, body: Data, requestTime: Date, responseTime: Date,
+        key: String, status: Int, fields: HTTPFields, body: HTTPBody, requestTime: Date, responseTime: Date,
         varying: [String: String], decodedByTransport: Bool = false
     ) {
         self.key = key
@@ -55,9 +61,10 @@ public struct CacheEntry: Sendable {
         self.responseTime = responseTime
         self.varying = varying
         self.decodedByTransport = decodedByTransport
-        size =
-            body.count + key.utf8.count + fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+        overhead =
+            key.utf8.count + fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
             + varying.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        size = (body.length ?? 0) + overhead
         let directives = CacheDirectives(fields)
         self.directives = directives
         let date = fields[.date].flatMap(HTTPDate.parse) ?? responseTime
@@ -86,6 +93,13 @@ public struct CacheEntry: Sendable {
 }
 
 extension CacheEntry {
+    /// The same entry with another body (a store's copy of the one it was given).
+    func replacingBody(_ body: HTTPBody) -> CacheEntry {
+        CacheEntry(
+            key: key, status: status, fields: fields, body: body, requestTime: requestTime, responseTime: responseTime,
+            varying: varying, decodedByTransport: decodedByTransport)
+    }
+
     /// Its current age in seconds (RFC 9111 §4.2.3).
     func currentAge(now: Date) -> Double {
         let apparentAge = max(0, responseTime.timeIntervalSince(dateValue))

@@ -153,8 +153,14 @@ extension CacheMiddleware {
                     entry, request: request, key: key, identity: identity, directives: CacheDirectives(),
                     standing: standing, mustRevalidate: false, next: { try await transport.send($0) })
             else { return }
-            // Read to its end, so a new body is stored.
-            _ = try? await response.body.collect(upTo: middleware.options.maximumEntryBytes + 1)
+            // Read to its end (or just past the entry limit), so a new body is stored.
+            var read = 0
+            do {
+                for try await chunk in response.body {
+                    read += chunk.count
+                    if read > middleware.options.maximumEntryBytes { break }
+                }
+            } catch {}
         }
     }
 }

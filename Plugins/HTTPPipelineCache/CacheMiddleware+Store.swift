@@ -88,28 +88,22 @@ extension CacheMiddleware {
             let fields = storedFields(response.fields)
             let varying = CacheKey.varying(request, vary: CacheKey.varyNames(response.fields), identity: identity)
             let responseTime = state.now()
-            let decoded = response.head.decodedByTransport
-            let make: @Sendable (Data) -> CacheEntry = { body in
-                CacheEntry(
-                    key: key, status: status, fields: fields, body: body, requestTime: requestTime,
-                    responseTime: responseTime, varying: varying, decodedByTransport: decoded)
-            }
+            let entry = CacheEntry(
+                key: key, status: status, fields: fields, body: .empty, requestTime: requestTime,
+                responseTime: responseTime, varying: varying, decodedByTransport: response.head.decodedByTransport)
             if let data = response.body.bufferedData {
                 if data.count <= options.maximumEntryBytes {
-                    await options.store.store(make(data))
+                    await options.store.store(entry.replacingBody(response.body))
                     stored = true
                 }
                 signal?.fire(stored)
-            } else {
-                let store = options.store
+            } else if let writer = await options.store.writer(for: entry) {
                 response.body = StoringBody.tee(
-                    response.body, limit: options.maximumEntryBytes,
-                    complete: { body in
-                        await store.store(make(body))
-                        signal?.fire(true)
-                    },
-                    giveUp: { signal?.fire(false) })
+                    response.body, limit: options.maximumEntryBytes, writer: writer,
+                    finished: OnceSignal { stored in signal?.fire(stored) })
                 stored = true
+            } else {
+                signal?.fire(false)
             }
         } else {
             signal?.fire(false)
@@ -212,7 +206,7 @@ extension CacheMiddleware {
         let head = HTTPResponseHead(
             status: HTTPResponse.Status(code: entry.status), fields: fields,
             decodedByTransport: entry.decodedByTransport)
-        return HTTPResponse(head: head, body: request.method == .head ? .empty : HTTPBody(entry.body))
+        return HTTPResponse(head: head, body: request.method == .head ? .empty : entry.body)
     }
 
     /// The cache's answer when nothing stored may be used and it may not ask the network

@@ -15,11 +15,17 @@ import Darwin
 /// - **Atomic writes**: an entry is written to a temporary file, flushed, then renamed over its
 ///   name. A crash or a full disk mid-write leaves at most a temporary file, removed on the next
 ///   start; a reader sees the old entry or the new one, never a torn one.
+/// - **Streamed bodies**: a streamed response is written to its file as the caller reads it, and
+///   a body larger than ``wholeReadLimit`` is served from its file in chunks, so neither storing
+///   nor serving a large body holds it in memory.
 /// - **Checked reads**: every entry ends with the SHA-256 of what precedes it. A file that is
 ///   short, altered or of another format is removed and reported through `onProblem`
-///   (``CacheStoreProblem``); it is a miss, never a crash. A file the store did not write is
+///   (``CacheStoreProblem``); it is a miss, never a crash. An entry up to ``wholeReadLimit`` is
+///   checked before it is served; a larger one as it is read, its last read throwing the
+///   ``CacheStoreProblem`` when the digest does not match. A file the store did not write is
 ///   reported once and left alone.
-/// - **Restart**: the index (key, variant, size) is rebuilt from the files when the store is made.
+/// - **Restart**: the index (key, variant, size) is rebuilt from the files' headers when the
+///   store is made.
 /// - **Two processes** may share a directory: each keeps its own index; an entry the other
 ///   removed is a miss, one it replaced is read whole.
 public final class DiskCacheStore: CacheStore {
@@ -42,9 +48,14 @@ public final class DiskCacheStore: CacheStore {
     public let capacity: Int
     private let onProblem: @Sendable (CacheStoreProblem) -> Void
     private let index = Locked(Index())
-    private let writer: @Sendable (Data, URL) throws -> Void
+    /// Writes bytes to a file descriptor (tests give one that fails).
+    let writeBytes: @Sendable (Int32, UnsafeRawBufferPointer) throws -> Void
 
-    static let magic = Array("HPCACHE1".utf8)
+    /// The largest entry file read whole and checked before it is served; a larger one's body is
+    /// read from its file as the caller reads it.
+    public static let wholeReadLimit = 256 << 10
+
+    static let magic = Array("HPCACHE2".utf8)
     static let suffix = ".entry"
     static let temporaryPrefix = ".writing-"
 
@@ -58,18 +69,18 @@ public final class DiskCacheStore: CacheStore {
     public convenience init(
         directory: URL, capacity: Int = 256 << 20, onProblem: @escaping @Sendable (CacheStoreProblem) -> Void = { _ in }
     ) throws {
-        try self.init(directory: directory, capacity: capacity, onProblem: onProblem, writer: DiskCacheStore.write)
+        try self.init(directory: directory, capacity: capacity, onProblem: onProblem, writeBytes: DiskCacheStore.writeAll)
     }
 
-    /// The same, with the function that writes a file's bytes (tests give one that fails).
+    /// The same, with the function that writes bytes to a file (tests give one that fails).
     init(
         directory: URL, capacity: Int, onProblem: @escaping @Sendable (CacheStoreProblem) -> Void,
-        writer: @escaping @Sendable (Data, URL) throws -> Void
+        writeBytes: @escaping @Sendable (Int32, UnsafeRawBufferPointer) throws -> Void
     ) throws {
         self.directory = directory
         self.capacity = max(capacity, 0)
         self.onProblem = onProblem
-        self.writer = writer
+        self.writeBytes = writeBytes
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try rebuild()
     }
@@ -97,33 +108,22 @@ public final class DiskCacheStore: CacheStore {
     }
 
     public func store(_ entry: CacheEntry) async {
-        guard entry.size <= capacity else { return }
-        let file = Self.fileName(key: entry.key, varying: entry.varying)
-        let bytes = Self.encode(entry)
-        let temporary = directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
+        guard entry.size <= capacity, let writer = DiskEntryWriter(store: self, entry: entry) else { return }
         do {
-            try writer(bytes, temporary)
-            guard rename(temporary.path, directory.appendingPathComponent(file).path) == 0 else {
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            if let data = entry.body.bufferedData {
+                try await writer.write(data)
+            } else {
+                for try await chunk in entry.body { try await writer.write(chunk) }
             }
+            try await writer.commit()
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            onProblem(.writeFailed(file, reason: "\(error)"))
-            return
+            await writer.abandon()
         }
-        let evicted = index.withLock { index -> [String] in
-            index.tick += 1
-            var records = index.records[entry.key] ?? []
-            if let position = records.firstIndex(where: { $0.file == file }) {
-                index.bytes -= records[position].size
-                records.remove(at: position)
-            }
-            records.insert(Record(file: file, varying: entry.varying, size: entry.size, used: index.tick), at: 0)
-            index.records[entry.key] = records
-            index.bytes += entry.size
-            return Self.evict(&index, to: capacity)
-        }
-        for file in evicted { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
+    }
+
+    public func writer(for entry: CacheEntry) async -> (any CacheEntryWriter)? {
+        guard entry.overhead <= capacity else { return nil }
+        return DiskEntryWriter(store: self, entry: entry)
     }
 
     public func removeEntries(forKey key: String) async {
@@ -146,8 +146,8 @@ public final class DiskCacheStore: CacheStore {
 
     // MARK: - Files
 
-    /// Reads every entry file into the index; removes temporary files a crash left; reports
-    /// corrupt files (removed) and foreign ones (left).
+    /// Reads every entry file's header into the index; removes temporary files a crash left;
+    /// reports corrupt files (removed) and foreign ones (left).
     private func rebuild() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         for name in names {
@@ -171,27 +171,103 @@ public final class DiskCacheStore: CacheStore {
         for file in evicted { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
     }
 
-    /// The entry in `file`, or `nil` (the file removed and reported when it is corrupt).
+    /// The entry in `file`, or `nil` (the file removed and reported when it is corrupt). Up to
+    /// ``wholeReadLimit`` it is read and checked whole; a larger one keeps the file open and
+    /// reads its body when the body is read.
     private func read(_ file: String) -> CacheEntry? {
-        let url = directory.appendingPathComponent(file)
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            onProblem(.readFailed(file, reason: "\(error)"))
+        let path = directory.appendingPathComponent(file).path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            onProblem(.readFailed(file, reason: "\(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))"))
             return nil
         }
+        var kept = false
+        defer { if !kept { close(descriptor) } }
         do {
-            let entry = try Self.decode(data)
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            let size = Int(status.st_size)
+            let headerLength = try Self.headerLength(Self.read(descriptor, at: 0, count: Self.magic.count + 4))
+            let bodyStart = Self.magic.count + 4 + headerLength
+            guard headerLength >= 0, size >= bodyStart + 32 else {
+                throw DecodingProblem("its header runs past its end")
+            }
+            let bodyLength = size - bodyStart - 32
+            let entry: CacheEntry
+            if size <= Self.wholeReadLimit {
+                let bytes = try Self.read(descriptor, at: 0, count: size)
+                guard bytes.count == size, SHA256.digest(bytes.prefix(size - 32)) == Array(bytes.suffix(32)) else {
+                    throw DecodingProblem("its digest does not match: written in part, or altered")
+                }
+                entry = try Self.entry(
+                    header: bytes.subdata(in: (Self.magic.count + 4)..<bodyStart),
+                    body: HTTPBody(bytes.subdata(in: bodyStart..<(bodyStart + bodyLength))))
+            } else {
+                let prefix = try Self.read(descriptor, at: 0, count: bodyStart)
+                guard prefix.count == bodyStart else { throw DecodingProblem("its header runs past its end") }
+                let inode = Self.inode(descriptor: descriptor)
+                let opened = DiskEntryFile(descriptor: descriptor, prefix: prefix, bodyLength: bodyLength) {
+                    [weak self] reason in
+                    let problem = CacheStoreProblem.corruptEntry(file, reason: reason)
+                    self?.dropCorrupt(file, inode: inode, problem: problem)
+                    return problem
+                }
+                kept = true
+                entry = try Self.entry(header: prefix.subdata(in: (Self.magic.count + 4)..<bodyStart), body: opened.body)
+            }
             guard Self.fileName(key: entry.key, varying: entry.varying) == file else {
                 throw DecodingProblem("its name is not its content's")
             }
             return entry
         } catch {
-            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(atPath: path)
             onProblem(.corruptEntry(file, reason: (error as? DecodingProblem)?.reason ?? "\(error)"))
             return nil
         }
+    }
+
+    /// A large entry found corrupt as it was read: removed, unless another writer has replaced
+    /// the file since it was opened, and forgotten.
+    private func dropCorrupt(_ file: String, inode: UInt64?, problem: CacheStoreProblem) {
+        let path = directory.appendingPathComponent(file).path
+        if let inode, Self.inode(path: path) == inode { unlink(path) }
+        index.withLock { index in
+            for (key, records) in index.records {
+                guard let position = records.firstIndex(where: { $0.file == file }) else { continue }
+                var records = records
+                index.bytes -= records[position].size
+                records.remove(at: position)
+                index.records[key] = records.isEmpty ? nil : records
+            }
+        }
+        onProblem(problem)
+    }
+
+    /// Tells `onProblem` (for writers).
+    func report(_ problem: CacheStoreProblem) { onProblem(problem) }
+
+    /// A written entry's temporary file renamed over its name, and indexed; the least recently
+    /// used entries evicted past the capacity.
+    func install(temporary: URL, as file: String, key: String, varying: [String: String], size: Int) throws {
+        guard rename(temporary.path, directory.appendingPathComponent(file).path) == 0 else {
+            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            unlink(temporary.path)
+            onProblem(.writeFailed(file, reason: "\(error)"))
+            throw error
+        }
+        let evicted = index.withLock { index -> [String] in
+            index.tick += 1
+            var records = index.records[key] ?? []
+            if let position = records.firstIndex(where: { $0.file == file }) {
+                index.bytes -= records[position].size
+                records.remove(at: position)
+            }
+            records.insert(Record(file: file, varying: varying, size: size, used: index.tick), at: 0)
+            index.records[key] = records
+            index.bytes += size
+            return Self.evict(&index, to: capacity)
+        }
+        for file in evicted { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
     }
 
     private func forget(key: String, file: String) {
@@ -223,21 +299,13 @@ public final class DiskCacheStore: CacheStore {
         return files
     }
 
-    /// Writes `bytes` to `url` and flushes them to the disk.
-    static func write(_ bytes: Data, to url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
-        try handle.write(contentsOf: bytes)
-        try handle.synchronize()
-    }
-
     /// The file of an entry: the SHA-256 of its key and varying values.
     static func fileName(key: String, varying: [String: String]) -> String {
         var text = key
         for (name, value) in varying.sorted(by: { $0.key < $1.key }) { text += "\u{0}" + name + "\u{1}" + value }
         return SHA256.hex(text) + suffix
     }
+
+    /// A body past the store's capacity: not stored (and not a problem to report).
+    struct TooLarge: Error {}
 }

@@ -42,6 +42,11 @@ public final class MemoryCacheStore: CacheStore {
     public func store(_ entry: CacheEntry) async {
         let size = entry.size
         guard size <= capacity else { return }
+        guard entry.body.bufferedData != nil else {
+            // Another store's streamed body: kept here as bytes.
+            guard let data = try? await entry.body.collect(upTo: capacity) else { return }
+            return await store(entry.replacingBody(HTTPBody(data)))
+        }
         state.withLock { state in
             state.tick += 1
             var slots = state.entries[entry.key] ?? []

@@ -18,7 +18,7 @@ import Testing
         if let identity { varying[CacheKey.identityField] = identity }
         return CacheEntry(
             key: key, status: 200, fields: [.cacheControl: "max-age=60", .contentType: "text/plain"],
-            body: Data(body.utf8), requestTime: Date(timeIntervalSince1970: 1_000),
+            body: HTTPBody(Data(body.utf8)), requestTime: Date(timeIntervalSince1970: 1_000),
             responseTime: Date(timeIntervalSince1970: 1_001), varying: varying)
     }
 
@@ -31,7 +31,7 @@ import Testing
         let found = await reopened.entries(forKey: "https://api.example.com/a")
 
         #expect(found.count == 1)
-        #expect(found.first?.body == Data("hello".utf8))
+        #expect(found.first?.body.bufferedData == Data("hello".utf8))
         #expect(found.first?.fields[.cacheControl] == "max-age=60")
         #expect(found.first?.responseTime == Date(timeIntervalSince1970: 1_001))
         #expect(reopened.bytes == found.first?.size)
@@ -86,15 +86,15 @@ import Testing
         let problems = Locked<[CacheStoreProblem]>([])
         let full = try DiskCacheStore(
             directory: directory, capacity: 1 << 20, onProblem: { problem in problems.withLock { $0.append(problem) } },
-            writer: { bytes, url in
-                try bytes.prefix(bytes.count / 3).write(to: url)
+            writeBytes: { descriptor, bytes in
+                try DiskCacheStore.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: bytes.prefix(bytes.count / 3)))
                 throw POSIXError(.ENOSPC)
             })
 
         await full.store(entry(body: "new"))
 
         #expect(problems.value.first?.isWriteFailed == true)
-        #expect(await full.entries(forKey: "https://api.example.com/a").first?.body == Data("old".utf8))
+        #expect(await full.entries(forKey: "https://api.example.com/a").first?.body.bufferedData == Data("old".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)
     }
 
@@ -154,7 +154,7 @@ import Testing
                 group.addTask { await second.store(entry(body: String(repeating: "b", count: 50_000 + round))) }
                 group.addTask {
                     for found in await reader.entries(forKey: "https://api.example.com/a") {
-                        let body = String(decoding: found.body, as: UTF8.self)
+                        let body = String(decoding: found.body.bufferedData ?? Data(), as: UTF8.self)
                         #expect(body.allSatisfy { $0 == "a" } || body.allSatisfy { $0 == "b" })
                     }
                 }
@@ -173,7 +173,7 @@ import Testing
     static func entry(_ letter: Character, _ round: Int) -> CacheEntry {
         CacheEntry(
             key: "https://api.example.com/raced", status: 200, fields: [.cacheControl: "max-age=60"],
-            body: Data(String(repeating: letter, count: 40_000 + round).utf8),
+            body: HTTPBody(Data(String(repeating: letter, count: 40_000 + round).utf8)),
             requestTime: Date(timeIntervalSince1970: 1),
             responseTime: Date(timeIntervalSince1970: 2), varying: [:])
     }
@@ -204,7 +204,7 @@ import Testing
             round += 1
             await store.store(Self.entry("a", round % 500))
             for found in await store.entries(forKey: "https://api.example.com/raced") {
-                let body = String(decoding: found.body, as: UTF8.self)
+                let body = String(decoding: found.body.bufferedData ?? Data(), as: UTF8.self)
                 #expect(body.allSatisfy { $0 == "a" } || body.allSatisfy { $0 == "b" })
                 reads += 1
             }

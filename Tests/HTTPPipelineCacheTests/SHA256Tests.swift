@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HTTPPipelineCache
@@ -20,5 +21,20 @@ import Testing
         #expect(
             SHA256.hex(String(repeating: "a", count: 1_000_000))
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}
+
+/// Hashing in pieces gives the digest of the whole, whatever the pieces' boundaries.
+@Suite struct SHA256PiecesTests {
+    @Test(arguments: [1, 7, 63, 64, 65, 1_000])
+    func aMessageHashedInPiecesDigestsAsTheWhole(pieceSize: Int) {
+        let message = (0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var hasher = SHA256()
+        for start in stride(from: 0, to: message.count, by: pieceSize) {
+            hasher.update(Data(message[start..<min(start + pieceSize, message.count)]))
+        }
+
+        #expect(hasher.finalize() == SHA256.digest(message))
+        #expect(SHA256.hex(SHA256.digest(Array("abc".utf8))) == SHA256.hex("abc"))
     }
 }
