@@ -45,10 +45,7 @@ public struct CacheEntry: Sendable {
     /// `Date` minus `Last-Modified`, where a heuristic may apply (§4.2.2); `nil` otherwise.
     let sinceModified: Double?
 
-    /// Creates an entry.
-    ///
-    /// - Parameters:
-    ///   - body: The body; a stream must say its length.
+    /// Creates an entry. A streamed `body` must say its length.
     public init(
         key: String, status: Int, fields: HTTPFields, body: HTTPBody, requestTime: Date, responseTime: Date,
         varying: [String: String], decodedByTransport: Bool = false

@@ -76,7 +76,12 @@ final class CollectingEntryWriter: CacheEntryWriter {
     }
 
     func commit() async throws {
-        guard let data = body.withLock({ body in defer { body = nil }; return body }) else { return }
+        guard
+            let data = body.withLock({ body in
+                defer { body = nil }
+                return body
+            })
+        else { return }
         await store.store(entry.replacingBody(HTTPBody(data)))
     }
 

@@ -69,7 +69,8 @@ public final class DiskCacheStore: CacheStore {
     public convenience init(
         directory: URL, capacity: Int = 256 << 20, onProblem: @escaping @Sendable (CacheStoreProblem) -> Void = { _ in }
     ) throws {
-        try self.init(directory: directory, capacity: capacity, onProblem: onProblem, writeBytes: DiskCacheStore.writeAll)
+        try self.init(
+            directory: directory, capacity: capacity, onProblem: onProblem, writeBytes: DiskCacheStore.writeAll)
     }
 
     /// The same, with the function that writes bytes to a file (tests give one that fails).
@@ -213,7 +214,8 @@ public final class DiskCacheStore: CacheStore {
                     return problem
                 }
                 kept = true
-                entry = try Self.entry(header: prefix.subdata(in: (Self.magic.count + 4)..<bodyStart), body: opened.body)
+                entry = try Self.entry(
+                    header: prefix.subdata(in: (Self.magic.count + 4)..<bodyStart), body: opened.body)
             }
             guard Self.fileName(key: entry.key, varying: entry.varying) == file else {
                 throw DecodingProblem("its name is not its content's")

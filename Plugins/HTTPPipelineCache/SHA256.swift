@@ -30,8 +30,9 @@ struct SHA256: Sendable {
     /// Hashes `bytes` after what came before.
     mutating func update(_ bytes: some Collection<UInt8>) {
         length &+= UInt64(bytes.count)
-        if pending.isEmpty, bytes.withContiguousStorageIfAvailable({ hashBlocks(of: UnsafeRawBufferPointer($0)) })
-            != nil
+        if pending.isEmpty,
+            bytes.withContiguousStorageIfAvailable({ hashBlocks(of: UnsafeRawBufferPointer($0)) })
+                != nil
         {
             return
         }
