@@ -140,6 +140,7 @@ let package = Package(
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
                 "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineRedirect", "HTTPPipelineTimeout",
                 "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker", "HTTPPipelineHedging",
+                "HTTPPipelineCache",
             ],
             swiftSettings: swiftSettings
         ),
@@ -362,7 +363,7 @@ let package = Package(
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
                 "HTTPPipelineCircuitBreaker",
-                "HTTPPipelineHedging",
+                "HTTPPipelineHedging", "HTTPPipelineCache",
             ],
             swiftSettings: swiftSettings
         ),

@@ -8,7 +8,8 @@ import HTTPPipelineStandard
 import LibraryFeatures
 import LibraryFixtures
 
-/// The catalog screen visited twice through the standard stack with an HTTP cache below auth:
+/// The catalog screen visited twice through the standard stack with its HTTP cache (just inside
+/// auth):
 /// the library answers `Cache-Control: private, max-age=60`, so the second visit is served from
 /// the cache without a round trip.
 func showCatalogCache() async throws {
@@ -18,11 +19,12 @@ func showCatalogCache() async throws {
     }
     let cache = CacheMiddleware()
     let library = try LibraryServer(delay: .milliseconds(100), cacheControl: "private, max-age=60") { transport in
-        // Inside every standard layer, auth included: the cache keys what it stores by the
+        // The standard stack puts the cache just inside auth: it keys what it stores by the
         // credential each request carries.
         try StandardPipeline.build(
-            over: Pipeline(transport: transport) { cache },
-            options: StandardOptions(headers: [.fixed("User-Agent", "pipeline-demo/1.0")], credentials: MemberToken()))
+            over: transport,
+            options: StandardOptions(
+                headers: [.fixed("User-Agent", "pipeline-demo/1.0")], credentials: MemberToken(), cache: cache))
     }
     defer { library.stop() }
 

@@ -1,5 +1,6 @@
 public import HTTPPipeline
 public import HTTPPipelineAuth
+public import HTTPPipelineCache
 public import HTTPPipelineCircuitBreaker
 public import HTTPPipelineConcurrencyLimit
 public import HTTPPipelineGzip
@@ -71,7 +72,13 @@ public struct StandardOptions: Sendable {
     /// ``auth``: keep it to call `AuthMiddleware.setCredential(_:)` on sign-in, account switch
     /// and sign-out. `nil` by default.
     public var authMiddleware: AuthMiddleware?
-    /// Hedging (`HedgingMiddleware`), just inside auth and outside logging: a slow attempt gets a
+    /// An HTTP cache (`CacheMiddleware`), just inside auth and outside hedging and logging: it
+    /// keeps users apart by the credential auth attached, a hit sends nothing (nothing hedged,
+    /// nothing logged), and a miss's concurrent twins wait for its answer rather than each
+    /// going out. It stores decoded bodies (gzip is inside it). `nil` (none) by default; keep it
+    /// to read its store or clear it on sign-out.
+    public var cache: CacheMiddleware?
+    /// Hedging (`HedgingMiddleware`), just inside auth and the cache and outside logging: a slow attempt gets a
     /// second copy (an idempotent request with a body that can be read again), each copy
     /// carrying the credential auth attached and logged on its own, and a slow token refresh is
     /// never mistaken for a slow answer. The concurrency limit above counts calls, so a hedged
@@ -101,6 +108,7 @@ public struct StandardOptions: Sendable {
     ///   - credentials: The credential source, or `nil`.
     ///   - auth: Auth options.
     ///   - authMiddleware: Your own auth middleware, or `nil`.
+    ///   - cache: The HTTP cache, or `nil`.
     ///   - hedging: The hedging layer, or `nil`.
     ///   - logging: Logging settings, or `nil`.
     ///   - gzip: Decoding options, or `nil`.
@@ -116,6 +124,7 @@ public struct StandardOptions: Sendable {
         credentials: (any CredentialSource)? = nil,
         auth: AuthOptions = .default,
         authMiddleware: AuthMiddleware? = nil,
+        cache: CacheMiddleware? = nil,
         hedging: HedgingMiddleware? = nil,
         logging: Logging? = nil,
         gzip: GzipOptions? = .default,
@@ -131,6 +140,7 @@ public struct StandardOptions: Sendable {
         self.credentials = credentials
         self.auth = auth
         self.authMiddleware = authMiddleware
+        self.cache = cache
         self.hedging = hedging
         self.logging = logging
         self.gzip = gzip

@@ -26,7 +26,10 @@ import HTTPPipelineCircuitBreaker
 #sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 59)
 import HTTPPipelineConcurrencyLimit
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 103)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 93)
+import HTTPPipelineCache
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 121)
 import Testing
 #sourceLocation()
 
@@ -75,8 +78,20 @@ _ = options
 _ = client
 }
 
-// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:101
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 105)
+// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:92
+@MainActor private func snippetAtLine92() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 96)
+let cache = CacheMiddleware(options: CacheOptions(store: MemoryCacheStore(capacity: 32 << 20)))
+let client = try StandardPipeline.build(over: URLSessionTransport(), options: StandardOptions(cache: cache))
+print(client)
+// Pipeline(RedirectMiddleware -> RetryMiddleware -> CacheMiddleware -> GzipMiddleware -> URLSessionTransport)
+#sourceLocation()
+_ = cache
+_ = client
+}
+
+// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:119
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 123)
 /// Signs each request over its method, URL and credential. A real signer computes an HMAC
 /// (SHA-256) with a secret key; a keyed FNV-1a hash keeps this example free of a crypto library.
 private struct RequestSigner: HTTPMiddleware, PlacementDeclaring {
@@ -99,8 +114,8 @@ private struct RequestSigner: HTTPMiddleware, PlacementDeclaring {
     }
 }
 #sourceLocation()
-@MainActor private func snippetAtLine101() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 127)
+@MainActor private func snippetAtLine119() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 145)
 var options = StandardOptions(credentials: tokenStore)
 options.insert(RequestSigner(key: "example-key"), at: .insideAuth)
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
