@@ -43,9 +43,10 @@ extension StandardOptions {
         /// header.
         public static let insideRetry = InsertionPoint(.insideRetry)
 
-        /// Inside auth, the cache and hedging, outside logging: sees each request with its credential, and runs again
-        /// for auth's replay after a refresh, so it sees the new credential; logging shows what
-        /// it added. For request signing over the credential and headers.
+        /// Inside auth, the cache and hedging, outside logging: sees each request with its
+        /// credential, and runs again for auth's replay after a refresh, so it sees the new
+        /// credential; logging shows what it added. For request signing over the credential and
+        /// headers.
         public static let insideAuth = InsertionPoint(.insideAuth)
 
         /// Inside every built-in layer, right above the transport: sees the request and response
