@@ -135,9 +135,15 @@ public struct GzipMiddleware: HTTPMiddleware {
         if response.head.fields["Content-Encoding"] == nil, !decoding.mayDecodeAsDownload(response.head) {
             return response
         }
-        guard let data = response.body.bufferedData else { return try await decodeStreamed(response) }
-        let (body, head) = try decoding.decode(data, response.head)
-        return HTTPResponse(head: head, body: HTTPBody(body))
+        var decoded: HTTPResponse
+        if let data = response.body.bufferedData {
+            let (body, head) = try decoding.decode(data, response.head)
+            decoded = HTTPResponse(head: head, body: HTTPBody(body))
+        } else {
+            decoded = try await decodeStreamed(response)
+        }
+        decoded.context = response.context
+        return decoded
     }
 }
 

@@ -23,21 +23,9 @@ public protocol HTTPContextKey {
 /// nothing and costs next to nothing to pass or look up; the first value set allocates one small
 /// array (Documentation/CoreV2.md).
 public struct HTTPRequestContext: Sendable {
-    @usableFromInline
-    struct Entry: Sendable {
-        @usableFromInline let key: ObjectIdentifier
-        @usableFromInline var value: any Sendable
-
-        @inlinable
-        init(key: ObjectIdentifier, value: any Sendable) {
-            self.key = key
-            self.value = value
-        }
-    }
-
-    /// The values, in the order they were first set. An empty array allocates nothing, and
-    /// copying a context (every layer that changes a request copies it) retains one buffer.
-    @usableFromInline var entries: [Entry] = []
+    /// The values, in the order they were first set. An empty context allocates nothing, and
+    /// copying one (every layer that changes a request copies it) retains one buffer.
+    @usableFromInline var values = ContextValues()
 
     /// The 1-based number of the attempt this request is, set by the nearest retrying layer
     /// outside (`RetryMiddleware` numbers each call of `next` from 1), or `nil` outside any.
@@ -69,25 +57,11 @@ public struct HTTPRequestContext: Sendable {
     /// - Parameter key: The key type.
     @inlinable
     public subscript<Key: HTTPContextKey>(key: Key.Type) -> Key.Value? {
-        get {
-            let id = ObjectIdentifier(key)
-            // By index: comparing a key copies no value.
-            for index in entries.indices where entries[index].key == id {
-                return entries[index].value as? Key.Value
-            }
-            return nil
-        }
-        set {
-            let id = ObjectIdentifier(key)
-            if let index = entries.firstIndex(where: { $0.key == id }) {
-                if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
-            } else if let newValue {
-                entries.append(Entry(key: id, value: newValue))
-            }
-        }
+        get { values[key] }
+        set { values[key] = newValue }
     }
 
     /// How many values the context holds.
     @inlinable
-    public var count: Int { entries.count }
+    public var count: Int { values.count }
 }

@@ -14,6 +14,9 @@ public struct HTTPResponse: Sendable {
     public var head: HTTPResponseHead
     /// The body; empty when the response has none.
     public var body: HTTPBody
+    /// What the layers below and the transport tell about the response; empty unless one of
+    /// them says something.
+    public var context = HTTPResponseContext()
 
     /// Creates a response from its head.
     ///

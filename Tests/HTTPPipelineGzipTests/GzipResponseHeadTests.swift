@@ -82,3 +82,40 @@ import FoundationNetworking
     }
     #endif
 }
+
+/// A decoded response keeps what the layers below told in its context.
+@Suite struct GzipResponseContextTests {
+    enum Told: HTTPContextKey {
+        typealias Value = String
+    }
+
+    /// A gzip body, buffered or streamed, with a value in the response's context.
+    struct TellingTransport: HTTPTransport {
+        let streamed: Bool
+
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            let compressed = try Deflater.compress(Data("hello".utf8), format: .gzip)
+            let body =
+                streamed
+                ? HTTPBody(
+                    stream: AsyncStream<Data> { continuation in
+                        continuation.yield(compressed)
+                        continuation.finish()
+                    }) : HTTPBody(compressed)
+            var response = HTTPResponse(status: 200, fields: [.contentEncoding: "gzip"], body: body)
+            response.context[Told.self] = "below"
+            return response
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aDecodedResponseKeepsTheContextOfTheResponseItDecoded(streamed: Bool) async throws {
+        let pipeline = Pipeline(transport: TellingTransport(streamed: streamed)) { GzipMiddleware() }
+
+        let response = try await pipeline.send(
+            HTTPRequest(url: URL(string: "https://example.com/") ?? URL(fileURLWithPath: "/")))
+
+        #expect(try await response.body.collect(upTo: 1 << 10) == Data("hello".utf8))
+        #expect(response.context[Told.self] == "below")
+    }
+}

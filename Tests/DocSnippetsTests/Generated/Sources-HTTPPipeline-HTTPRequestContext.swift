@@ -26,8 +26,8 @@ _ = context
 _ = skips
 }
 
-// Sources/HTTPPipeline/HTTPRequestContext.swift:50
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPRequestContext.swift", line: 50)
+// Sources/HTTPPipeline/HTTPRequestContext.swift:38
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPRequestContext.swift", line: 38)
 private struct RetryOnce503: HTTPMiddleware {
     func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var attempt = request

@@ -11,9 +11,9 @@ import HTTPPipelineURLSession
 import FoundationNetworking
 #endif
 
-// Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift:72
-@MainActor private func snippetAtLine72() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift", line: 72)
+// Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift:73
+@MainActor private func snippetAtLine73() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardOptions+Insertion.swift", line: 73)
 var options = StandardOptions(credentials: tokenStore)
 options.insert(RequestStamp(), at: .outermost)
 options.insert(TimingLog(), at: .insideRetry)
