@@ -171,6 +171,15 @@ struct CacheDirectives: Sendable, Equatable {
             }
             let trimmedName = name.trimmingCharacters(in: .whitespaces).lowercased()
             guard !trimmedName.isEmpty else { continue }
+            // `token "=" argument` has no whitespace around the `=` (RFC 9111 §5.2): `max-age =60`
+            // and `max-age= 60` are not a max-age.
+            if let argument, !sawQuote,
+                name.unicodeScalars.last.map(CharacterSet.whitespaces.contains) == true
+                    || argument.unicodeScalars.first.map(CharacterSet.whitespaces.contains) == true
+            {
+                continue
+            }
+            if sawQuote, name.unicodeScalars.last.map(CharacterSet.whitespaces.contains) == true { continue }
             result.append((trimmedName, sawQuote ? argument : argument?.trimmingCharacters(in: .whitespaces)))
         }
         return result

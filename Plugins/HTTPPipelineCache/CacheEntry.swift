@@ -64,7 +64,7 @@ public struct CacheEntry: Sendable {
         size = (body.length ?? 0) + overhead
         let directives = CacheDirectives(fields)
         self.directives = directives
-        let date = fields[.date].flatMap(HTTPDate.parse) ?? responseTime
+        let date = fields[.date].flatMap { HTTPDate.parse($0, now: responseTime) } ?? responseTime
         dateValue = date
         ageValue =
             fields[.age].flatMap { value in
@@ -74,13 +74,13 @@ public struct CacheEntry: Sendable {
         varyNames = CacheKey.varyNames(fields)
         let expires = fields[values: .expires]
         if let first = expires.first {
-            let expiry = expires.count == 1 ? HTTPDate.parse(first) : nil
+            let expiry = expires.count == 1 ? HTTPDate.parse(first, now: responseTime) : nil
             expiresLifetime = expiry.map { max(0, $0.timeIntervalSince(date)) } ?? 0
         } else {
             expiresLifetime = nil
         }
         if CachePolicyRules.heuristicallyCacheable.contains(status) || directives.isPublic,
-            let modified = fields[.lastModified].flatMap(HTTPDate.parse)
+            let modified = fields[.lastModified].flatMap({ HTTPDate.parse($0, now: responseTime) })
         {
             sinceModified = date.timeIntervalSince(modified)
         } else {

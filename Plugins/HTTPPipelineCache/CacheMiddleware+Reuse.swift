@@ -19,68 +19,86 @@ extension CacheMiddleware {
                 shared: options.mode == .shared, heuristicCeiling: options.heuristicCeiling.seconds))
     }
 
+    /// Whether `entry` must not be served stale: `must-revalidate`, or in a shared cache
+    /// `proxy-revalidate` or `s-maxage` (§5.2.2.10).
+    func mustRevalidate(_ entry: CacheEntry) -> Bool {
+        let stored = entry.directives
+        return stored.mustRevalidate
+            || (options.mode == .shared && (stored.proxyRevalidate || stored.sharedMaxAge != nil))
+    }
+
+    /// Whether `entry` may answer the request as it is, without the origin (§4.2, §5.2.1), under
+    /// `policy`.
+    func isServable(
+        _ entry: CacheEntry, standing: Standing, directives: CacheDirectives, policy: CachePolicy
+    ) -> Bool {
+        let stored = entry.directives
+        let mustRevalidate = mustRevalidate(entry)
+        switch policy {
+        case .returnCachedElseLoad, .returnCachedOnly:
+            // A `no-cache` response, or a stale one that must be revalidated, is never served
+            // unvalidated.
+            return !stored.noCache && (standing.isFresh || !mustRevalidate)
+        case .useProtocol:
+            guard !directives.noCache, !stored.noCache else { return false }
+            // `max-age=0` asks for validation whatever the age (a whole-second age of 0 does not
+            // count); RFC 8246: a fresh immutable response answers such a reload unvalidated.
+            let ageAllowed =
+                directives.maxAge.map { $0 > 0 && standing.age <= Double($0) } ?? true
+                || (stored.immutable && standing.isFresh)
+            guard ageAllowed else { return false }
+            if standing.isFresh {
+                return directives.minFresh.map { standing.lifetime - standing.age >= Double($0) } ?? true
+            }
+            if mustRevalidate { return false }
+            switch directives.maxStale {
+            case .any?: return true
+            case .seconds(let seconds)?: return standing.staleness <= Double(seconds)
+            case nil: return false
+            }
+        default:
+            return false
+        }
+    }
+
     func reuse(
         _ entry: CacheEntry, request: HTTPRequest, key: String, identity: String?, directives: CacheDirectives,
         policy: CachePolicy, next: HTTPNext
     ) async throws -> HTTPResponse {
         let standing = standing(of: entry)
         let stored = entry.directives
-        let mustRevalidate = stored.mustRevalidate || (options.mode == .shared && stored.proxyRevalidate)
-        // A `no-cache` response, or a stale one that must be revalidated, is never served unvalidated.
-        let servable = !stored.noCache && (standing.isFresh || !mustRevalidate)
-        switch policy {
-        case .returnCachedElseLoad where servable, .returnCachedOnly where servable:
+        let mustRevalidate = mustRevalidate(entry)
+        if isServable(entry, standing: standing, directives: directives, policy: policy) {
             return serve(entry, request: request, standing: standing, detail: nil)
-        case .returnCachedOnly:
-            return gatewayTimeout(key)
-        default:
-            break
         }
-        if policy == .useProtocol, !directives.noCache, !stored.noCache {
-            // `max-age=0` asks for validation whatever the age (a whole-second age of 0 does not
-            // count); RFC 8246: a fresh immutable response answers such a reload unvalidated.
-            let ageAllowed =
-                directives.maxAge.map { $0 > 0 && standing.age <= Double($0) } ?? true
-                || (stored.immutable && standing.isFresh)
-            let freshnessAllowed: Bool
-            if standing.isFresh {
-                freshnessAllowed = directives.minFresh.map { standing.lifetime - standing.age >= Double($0) } ?? true
-            } else if mustRevalidate {
-                freshnessAllowed = false
-            } else {
-                switch directives.maxStale {
-                case .any?: freshnessAllowed = true
-                case .seconds(let seconds)?: freshnessAllowed = standing.staleness <= Double(seconds)
-                case nil: freshnessAllowed = false
-                }
-            }
-            if ageAllowed, freshnessAllowed {
-                return serve(entry, request: request, standing: standing, detail: nil)
-            }
-            if ageAllowed, !standing.isFresh, !mustRevalidate, let window = stored.staleWhileRevalidate,
-                standing.staleness <= Double(window), directives.minFresh == nil,
-                let transport = options.revalidationTransport
-            {
-                revalidateInBackground(entry, request: request, key: key, identity: identity, through: transport)
-                return serve(entry, request: request, standing: standing, detail: "stale-while-revalidate")
-            }
+        if policy == .returnCachedOnly { return gatewayTimeout(key) }
+        if policy == .useProtocol, !directives.noCache, !stored.noCache, !standing.isFresh, !mustRevalidate,
+            directives.maxAge.map({ $0 > 0 && standing.age <= Double($0) }) ?? true,
+            let window = stored.staleWhileRevalidate, standing.staleness <= Double(window), directives.minFresh == nil,
+            let transport = options.revalidationTransport
+        {
+            revalidateInBackground(entry, request: request, key: key, identity: identity, through: transport)
+            return serve(entry, request: request, standing: standing, detail: "stale-while-revalidate")
         }
         if directives.onlyIfCached { return gatewayTimeout(key) }
+        // RFC 9211: a fresh response the request would not take goes forward for the request;
+        // otherwise because it is stale (or must be validated).
+        let forward = standing.isFresh && !stored.noCache ? "request" : "stale"
         if request.method == .head {
             // A HEAD is not validated against a stored GET: it goes to the network as it is.
             return try await fetch(
-                request, key: key, identity: identity, directives: directives, forward: "stale", next: next)
+                request, key: key, identity: identity, directives: directives, forward: forward, next: next)
         }
         return try await validate(
             entry, request: request, key: key, identity: identity, directives: directives, standing: standing,
-            mustRevalidate: mustRevalidate, next: next)
+            mustRevalidate: mustRevalidate, forward: forward, next: next)
     }
 
     /// Sends a conditional request built from `entry`'s validators; a 304 serves the updated
     /// entry, anything else is a new response.
     func validate(
         _ entry: CacheEntry, request: HTTPRequest, key: String, identity: String?, directives: CacheDirectives,
-        standing: Standing, mustRevalidate: Bool, next: HTTPNext
+        standing: Standing, mustRevalidate: Bool, forward: String, next: HTTPNext
     ) async throws -> HTTPResponse {
         var conditional = request
         if let tag = entry.fields[.eTag] { conditional.fields[.ifNoneMatch] = tag }
@@ -104,11 +122,13 @@ extension CacheMiddleware {
             guard let updated = Self.selectForUpdate([entry], by: response) else {
                 // A 304 for another representation: ask again, unconditionally.
                 return try await fetch(
-                    request, key: key, identity: identity, directives: directives, forward: "stale", next: next)
+                    request, key: key, identity: identity, directives: directives, forward: forward, next: next)
             }
             let fresh = updatedEntry(updated, with: response, requestTime: requestTime)
-            await options.store.store(fresh)
-            return serve(fresh, request: request, standing: self.standing(of: fresh), detail: nil, revalidated: true)
+            // §5.2.1.5: a request's `no-store` stores no part of any response to it.
+            if !directives.noStore { await options.store.store(fresh) }
+            return serve(
+                fresh, request: request, standing: self.standing(of: fresh), detail: nil, revalidatedFor: forward)
         }
         if [500, 502, 503, 504].contains(response.status.code),
             let stale = staleOnError(
@@ -118,7 +138,7 @@ extension CacheMiddleware {
         }
         return await storing(
             response, request: request, requestTime: requestTime, key: key, identity: identity, directives: directives,
-            forward: "stale")
+            forward: forward)
     }
 
     /// The stored response served stale after a failure, when `stale-if-error` (the response's
@@ -127,7 +147,7 @@ extension CacheMiddleware {
         _ entry: CacheEntry, request: HTTPRequest, directives: CacheDirectives, standing: Standing,
         mustRevalidate: Bool
     ) -> HTTPResponse? {
-        guard !mustRevalidate || standing.isFresh else { return nil }
+        guard !entry.directives.noCache, !mustRevalidate || standing.isFresh else { return nil }
         let window = [entry.directives.staleIfError, directives.staleIfError].compactMap { $0 }.max()
         guard let window, standing.staleness <= Double(window) else { return nil }
         return serve(entry, request: request, standing: standing, detail: "stale-if-error")
@@ -151,7 +171,7 @@ extension CacheMiddleware {
             guard
                 let response = try? await middleware.validate(
                     entry, request: request, key: key, identity: identity, directives: CacheDirectives(),
-                    standing: standing, mustRevalidate: false, next: { try await transport.send($0) })
+                    standing: standing, mustRevalidate: false, forward: "stale", next: { try await transport.send($0) })
             else { return }
             // Read to its end (or just past the entry limit), so a new body is stored.
             var read = 0

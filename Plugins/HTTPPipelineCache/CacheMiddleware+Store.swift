@@ -8,6 +8,7 @@ extension CacheMiddleware {
     /// adds anew.
     static let unstoredFields: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "cache-status",
+        "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
     ]
 
     /// Fields a 304 never replaces (§3.2): the framing and coding the stored body depends on.
@@ -24,6 +25,9 @@ extension CacheMiddleware {
     ) async throws -> HTTPResponse {
         let requestTime = state.now()
         let response = try await next(request)
+        if request.method == .head, response.status == 200, !directives.noStore {
+            await freshen(key, request: request, with: response, requestTime: requestTime)
+        }
         return await storing(
             response, request: request, requestTime: requestTime, key: key, identity: identity, directives: directives,
             forward: forward, signal: signal)
@@ -34,11 +38,11 @@ extension CacheMiddleware {
     /// "collapsed" requests).
     func miss(
         _ request: HTTPRequest, key: String, identity: String?, directives: CacheDirectives, policy: CachePolicy,
-        next: HTTPNext
+        forward: String, next: HTTPNext
     ) async throws -> HTTPResponse {
         guard request.method == .get else {
             return try await fetch(
-                request, key: key, identity: identity, directives: directives, forward: "uri-miss", next: next)
+                request, key: key, identity: identity, directives: directives, forward: forward, next: next)
         }
         let flight = key + "\u{0}" + (identity ?? "")
         let flights = state.flights
@@ -46,7 +50,7 @@ extension CacheMiddleware {
             let signal = OnceSignal { stored in flights.finish(flight, with: stored ? .stored : .notStored) }
             do {
                 return try await fetch(
-                    request, key: key, identity: identity, directives: directives, forward: "uri-miss", signal: signal,
+                    request, key: key, identity: identity, directives: directives, forward: forward, signal: signal,
                     next: next)
             } catch {
                 flights.finish(flight, with: .failed(error))
@@ -69,7 +73,7 @@ extension CacheMiddleware {
             break
         }
         return try await fetch(
-            request, key: key, identity: identity, directives: directives, forward: "uri-miss", next: next)
+            request, key: key, identity: identity, directives: directives, forward: forward, next: next)
     }
 
     /// `response` on its way to the caller, stored if it may be: a buffered body at once, a
@@ -85,9 +89,11 @@ extension CacheMiddleware {
             shared: options.mode == .shared)
         var stored = false
         if refusal == nil, (response.body.length ?? 0) <= options.maximumEntryBytes {
-            let fields = storedFields(response.fields)
+            var fields = storedFields(response.fields)
             let varying = CacheKey.varying(request, vary: CacheKey.varyNames(response.fields), identity: identity)
             let responseTime = state.now()
+            // RFC 9110 §6.6.1: a response cached without a `Date` gets the time it was received.
+            if fields[.date] == nil { fields[.date] = HTTPDate.format(responseTime) }
             let entry = CacheEntry(
                 key: key, status: status, fields: fields, body: .empty, requestTime: requestTime,
                 responseTime: responseTime, varying: varying, decodedByTransport: response.head.decodedByTransport)
@@ -130,15 +136,21 @@ extension CacheMiddleware {
     /// `entry` with a 304's fields merged in (§3.2) and its times moved to the validation's.
     func updatedEntry(_ entry: CacheEntry, with response: HTTPResponse, requestTime: Date) -> CacheEntry {
         var fields = entry.fields
-        let names = Set(response.fields.map { $0.name.rawName.lowercased() }).subtracting(Self.keptOnUpdate)
+        let now = state.now()
+        var update = response.fields
+        // A validation without `Date` happened now (RFC 9110 §6.6.1); one without `Age` came from
+        // the origin now (§5.1): the stored `Age` no longer holds.
+        if update[.date] == nil { update[.date] = HTTPDate.format(now) }
+        if update[.age] == nil { fields.removeAll(named: .age) }
+        let names = Set(update.map { $0.name.rawName.lowercased() }).subtracting(Self.keptOnUpdate)
         for name in names {
             let fieldName = HTTPField.Name(unchecked: name)
             fields.removeAll(named: fieldName)
-            for value in response.fields[values: fieldName] { fields.append(HTTPField(name: fieldName, value: value)) }
+            for value in update[values: fieldName] { fields.append(HTTPField(name: fieldName, value: value)) }
         }
         return CacheEntry(
             key: entry.key, status: entry.status, fields: storedFields(fields), body: entry.body,
-            requestTime: requestTime, responseTime: state.now(), varying: entry.varying,
+            requestTime: requestTime, responseTime: now, varying: entry.varying,
             decodedByTransport: entry.decodedByTransport)
     }
 
@@ -161,7 +173,8 @@ extension CacheMiddleware {
         return nil
     }
 
-    /// A 304 to the caller's own conditional request freshens the stored response it selects.
+    /// A 304 to the caller's own conditional request, or a 200 to a `HEAD` (§4.3.5), freshens the
+    /// stored response it selects by its validators.
     func freshen(_ key: String, request: HTTPRequest, with response: HTTPResponse, requestTime: Date) async {
         let identity = options.mode == .private ? CacheKey.identity(of: request) : nil
         let candidates = await options.store.entries(forKey: key).filter {
@@ -189,18 +202,18 @@ extension CacheMiddleware {
     /// `entry` served: `Age` set, fields a qualified `no-cache` names left out, a `Cache-Status`
     /// member added; an empty body for a `HEAD`.
     func serve(
-        _ entry: CacheEntry, request: HTTPRequest, standing: Standing, detail: String?, revalidated: Bool = false
+        _ entry: CacheEntry, request: HTTPRequest, standing: Standing, detail: String?,
+        revalidatedFor forward: String? = nil
     ) -> HTTPResponse {
         var fields = entry.fields
-        if !revalidated {
+        if forward == nil {
             for name in entry.directives.noCacheFields { fields.removeAll(named: HTTPField.Name(unchecked: name)) }
         }
         fields.removeAll(named: .age)
         fields.append(HTTPField(name: .age, value: String(Int(max(0, standing.age).rounded(.down)))))
         let ttl = Int((standing.lifetime - standing.age).rounded(.down))
         var member =
-            revalidated
-            ? "\(options.name); fwd=stale; fwd-status=304; stored" : "\(options.name); hit; ttl=\(ttl)"
+            forward.map { "\(options.name); fwd=\($0); fwd-status=304; stored" } ?? "\(options.name); hit; ttl=\(ttl)"
         if let detail { member += "; detail=\(detail)" }
         CacheStatusField.append(member, to: &fields)
         let head = HTTPResponseHead(
@@ -219,10 +232,11 @@ extension CacheMiddleware {
         return HTTPResponse(head: HTTPResponseHead(status: 504, fields: fields), body: .empty)
     }
 
-    /// A response the cache did not handle, marked so.
-    func bypassing(_ response: HTTPResponse) -> HTTPResponse {
+    /// A response the cache did not handle, marked so: `method` for a method it does not
+    /// answer, `bypass` for a request it passes through.
+    func bypassing(_ response: HTTPResponse, because forward: String = "bypass") -> HTTPResponse {
         var response = response
-        CacheStatusField.append("\(options.name); fwd=bypass", to: &response.head.fields)
+        CacheStatusField.append("\(options.name); fwd=\(forward)", to: &response.head.fields)
         return response
     }
 }

@@ -68,31 +68,26 @@ public struct CacheMiddleware: HTTPMiddleware {
             if CachePolicyRules.isUnsafe(method), (200..<400).contains(response.status.code) {
                 await invalidate(after: request, response: response)
             }
-            return bypassing(response)
+            return bypassing(response, because: method == .get || method == .head ? "bypass" : "method")
         }
         let policy = request.context.cachePolicy ?? .useProtocol
-        if CachePolicyRules.isConditional(request) {
-            // The caller validates its own copy: pass it through, and let a 304 freshen ours.
-            let requestTime = state.now()
-            let response = try await next(request)
-            if response.status == 304, method == .get {
-                await freshen(key, request: request, with: response, requestTime: requestTime)
-            }
-            return bypassing(response)
-        }
         let directives = CachePolicyRules.requestDirectives(request)
         let identity = options.mode == .private ? CacheKey.identity(of: request) : nil
-        let stored = await options.store.entries(forKey: key).first {
-            CacheKey.matches($0, request, identity: identity)
+        let variants = policy == .reloadIgnoringCache ? [] : await options.store.entries(forKey: key)
+        let stored = variants.first { CacheKey.matches($0, request, identity: identity) }
+        if CachePolicyRules.isConditional(request) {
+            return try await conditional(
+                request, key: key, stored: stored, directives: directives, policy: policy, next: next)
         }
-        guard policy != .reloadIgnoringCache, let entry = stored else {
+        guard let entry = stored else {
             if policy == .returnCachedOnly || directives.onlyIfCached { return gatewayTimeout(key) }
             if policy == .reloadIgnoringCache {
                 return try await fetch(
                     request, key: key, identity: identity, directives: directives, forward: "request", next: next)
             }
             return try await miss(
-                request, key: key, identity: identity, directives: directives, policy: policy, next: next)
+                request, key: key, identity: identity, directives: directives, policy: policy,
+                forward: variants.isEmpty ? "uri-miss" : "vary-miss", next: next)
         }
         return try await reuse(
             entry, request: request, key: key, identity: identity, directives: directives, policy: policy, next: next)

@@ -46,7 +46,9 @@ public enum CacheOutcome: String, Sendable, Equatable {
         if parameters.contains("hit") {
             let ttl = parameters.first { $0.hasPrefix("ttl=") }.flatMap { Int($0.dropFirst(4)) } ?? 0
             self = ttl < 0 ? .staleHit : .hit
-        } else if parameters.contains("fwd=stale"), parameters.contains("fwd-status=304") {
+        } else if parameters.contains("fwd=stale") || parameters.contains("fwd=request"),
+            parameters.contains("fwd-status=304")
+        {
             self = .revalidated
         } else if parameters.contains("fwd=bypass") || parameters.contains("fwd=method") {
             self = .bypass

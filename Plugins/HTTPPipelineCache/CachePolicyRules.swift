@@ -7,10 +7,15 @@ enum CachePolicyRules {
     /// Status codes cacheable by default (RFC 9110 §15.1): heuristic freshness may apply.
     static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
-    /// Final status codes whose caching rules this cache implements (for `must-understand`):
-    /// every final code except 206, whose partial content it does not store, and 304, which
-    /// updates rather than replaces.
-    static func understands(_ status: Int) -> Bool {
+    /// The status codes whose caching rules this cache implements (for `must-understand`,
+    /// RFC 9111 §5.2.2.3): those RFC 9110 and RFC 6585 define, less 206 (partial content is not
+    /// stored) and 304 (it updates rather than replaces).
+    static let understood: Set<Int> = Set(
+        [200, 201, 202, 203, 204, 205, 300, 301, 302, 303, 305, 307, 308]
+            + Array(400...417) + [421, 422, 426, 428, 429, 431, 451] + Array(500...505) + [511])
+
+    /// Whether `status` is a final status this cache stores at all: 2xx to 5xx, less 206 and 304.
+    static func storable(_ status: Int) -> Bool {
         (200...599).contains(status) && status != 206 && status != 304
     }
 
@@ -19,10 +24,12 @@ enum CachePolicyRules {
         request: HTTPRequest, requestDirectives: CacheDirectives, status: Int, fields: HTTPFields, shared: Bool
     ) -> String? {
         guard request.method == .get else { return "only GET responses are stored" }
-        guard understands(status) else { return "status \(status) is not stored" }
+        guard storable(status) else { return "status \(status) is not stored" }
         let directives = CacheDirectives(fields)
         if directives.mustUnderstand {
-            // §5.2.2.3: a cache that implements the status code's rules ignores no-store.
+            // §5.2.2.3: a cache that implements the status code's rules ignores no-store; one
+            // that does not must not store the response.
+            guard understood.contains(status) else { return "must-understand with a status this cache does not know" }
         } else if directives.noStore {
             return "the response says no-store"
         }

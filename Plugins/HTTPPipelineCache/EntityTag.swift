@@ -19,6 +19,28 @@ struct EntityTag: Equatable {
         self.init(Substring(text))
     }
 
+    /// The members of an `If-None-Match` or `If-Match` value: split at commas outside quotes,
+    /// trimmed (`*` is one).
+    static func list(_ value: String) -> [Substring] {
+        var members: [Substring] = []
+        var start = value.startIndex
+        var quoted = false
+        for index in value.indices {
+            if value[index] == "\"" {
+                quoted.toggle()
+            } else if value[index] == ",", !quoted {
+                members.append(value[start..<index])
+                start = value.index(after: index)
+            }
+        }
+        members.append(value[start...])
+        return members.map { member in
+            var member = member.drop { $0 == " " || $0 == "\t" }
+            while let last = member.last, last == " " || last == "\t" { member = member.dropLast() }
+            return member
+        }.filter { !$0.isEmpty }
+    }
+
     /// Strong comparison: both strong and the same.
     func strongMatches(_ other: EntityTag) -> Bool { !isWeak && !other.isWeak && opaque == other.opaque }
 

@@ -72,7 +72,7 @@ extension RetryPolicy {
         guard retryAfterStatuses.contains(response.status),
             let value = response.fields["Retry-After"]
         else { return nil }
-        let reference = response.fields["Date"].flatMap(HTTPDate.parse) ?? now
+        let reference = response.fields["Date"].flatMap { HTTPDate.parse($0) } ?? now
         return RetryAfter(value, relativeTo: reference)
     }
 }

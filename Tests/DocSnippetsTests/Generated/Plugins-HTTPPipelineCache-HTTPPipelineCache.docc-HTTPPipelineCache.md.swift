@@ -8,13 +8,13 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineCache/HTTPPipelineCache.docc/HTTPPipelineCache.md", line: 117)
+#sourceLocation(file: "Plugins/HTTPPipelineCache/HTTPPipelineCache.docc/HTTPPipelineCache.md", line: 118)
 import HTTPPipelineCache
 #sourceLocation()
 
-// Plugins/HTTPPipelineCache/HTTPPipelineCache.docc/HTTPPipelineCache.md:116
-@MainActor private func snippetAtLine116() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineCache/HTTPPipelineCache.docc/HTTPPipelineCache.md", line: 119)
+// Plugins/HTTPPipelineCache/HTTPPipelineCache.docc/HTTPPipelineCache.md:117
+@MainActor private func snippetAtLine117() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineCache/HTTPPipelineCache.docc/HTTPPipelineCache.md", line: 120)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("http-cache")
 let cache = CacheMiddleware(
     options: CacheOptions(
