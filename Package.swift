@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "HTTPPipelineCircuitBreaker", targets: ["HTTPPipelineCircuitBreaker"]),
         .library(name: "HTTPPipelineHedging", targets: ["HTTPPipelineHedging"]),
         .library(name: "HTTPPipelineCache", targets: ["HTTPPipelineCache"]),
+        .library(name: "HTTPPipelineCookies", targets: ["HTTPPipelineCookies"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
@@ -131,6 +132,12 @@ let package = Package(
             name: "HTTPPipelineCache",
             dependencies: ["HTTPPipeline"],
             path: "Plugins/HTTPPipelineCache",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HTTPPipelineCookies",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineCookies",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -322,6 +329,14 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineCircuitBreakerTests",
             dependencies: ["TestSupport", "HTTPPipelineCircuitBreaker", "HTTPPipeline", "HTTPPipelineTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineCookiesTests",
+            dependencies: [
+                "TestSupport", "HTTPPipelineCookies", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineCurl",
+                "HTTPPipelineURLSession", "HTTPPipelineRedirect",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

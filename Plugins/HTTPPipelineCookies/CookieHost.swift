@@ -1,0 +1,52 @@
+import Foundation
+
+/// Hosts and paths as RFC 6265bis §5.1.2 to §5.1.4 compare them.
+enum CookieHost {
+    /// The canonical host of `url` (§5.1.2): lowercased ASCII, IPv6 literals without brackets;
+    /// `nil` for no host or one not in ASCII (give hosts in their A-label form).
+    static func canonical(_ url: URL) -> String? {
+        guard var host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard host.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return SetCookie.asciiLowercased(host)
+    }
+
+    /// Whether `host` is an IP address (IPv4 dotted or IPv6).
+    static func isIPAddress(_ host: String) -> Bool {
+        if host.contains(":") { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCIIDigit) }
+    }
+
+    /// Whether `host` domain-matches `domain` (§5.1.3).
+    static func domainMatches(_ host: String, _ domain: String) -> Bool {
+        if host == domain { return true }
+        guard !domain.isEmpty, host.hasSuffix(domain), !isIPAddress(host) else { return false }
+        let before = host.utf8.dropLast(domain.utf8.count).last
+        return before == UInt8(ascii: ".")
+    }
+
+    /// The path of `url` as sent: percent-encoded, `/` when empty.
+    static func path(_ url: URL) -> String {
+        let path = url.path(percentEncoded: true)
+        return path.isEmpty ? "/" : path
+    }
+
+    /// The default path of a cookie set by a request to `path` (§5.1.4).
+    static func defaultPath(_ path: String) -> String {
+        guard path.first == "/", let last = path.lastIndex(of: "/"), last != path.startIndex else { return "/" }
+        return String(path[..<last])
+    }
+
+    /// Whether `requestPath` path-matches `cookiePath` (§5.1.4).
+    static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
+        if requestPath == cookiePath { return true }
+        guard requestPath.hasPrefix(cookiePath) else { return false }
+        if cookiePath.hasSuffix("/") { return true }
+        return requestPath.utf8.dropFirst(cookiePath.utf8.count).first == UInt8(ascii: "/")
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
