@@ -305,7 +305,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineGzipTests",
-            dependencies: ["HTTPPipelineURLSession", "HTTPPipelineGzip", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: ["TestSupport", "HTTPPipelineURLSession", "HTTPPipelineGzip", "HTTPPipeline", "HTTPPipelineTesting"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),

@@ -51,12 +51,12 @@ extension CookieJar {
     /// - Throws: When the file cannot be read at all.
     @discardableResult
     public func load(contentsOf file: URL) throws -> [CookieFileProblem] {
-        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        let bytes = try Data(contentsOf: file)
         var problems: [CookieFileProblem] = []
         let now = now()
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = Substring(rawLine)
-            if line.hasSuffix("\r") { line = line.dropLast() }
+        // Lines split on LF bytes (a CR before one dropped): "\r\n" is one Character in Swift.
+        for (index, rawLine) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let line = Substring(String(decoding: rawLine.last == 0x0D ? rawLine.dropLast() : rawLine, as: UTF8.self))
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             switch Self.cookie(fromLine: line, now: now) {
             case .success(let cookie?):

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineGzip
 import HTTPPipelineTesting
+import TestSupport
 import Testing
 
 /// Fixtures, encoders and a one-call pipeline for the gzip tests.
@@ -92,10 +93,7 @@ enum Support {
 
     /// The path of an executable on `PATH`, or `nil`.
     static func tool(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":")
-            .map { "\($0)/\(name)" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        CommandLineTool.path(name)
     }
 
     /// Runs an encoder on `data` (written to a temporary file) and returns what it writes to
