@@ -39,6 +39,17 @@ struct SessionCookieJar: @unchecked Sendable {
         sends = on
     }
 
+    private init() {
+        storage = nil
+        sends = false
+    }
+
+    /// No cookie stored, none sent: the transport's default, leaving cookies to the pipeline.
+    static let off = SessionCookieJar()
+
+    /// Whether cookies are stored and sent.
+    var isOn: Bool { storage != nil }
+
     /// Keeps the cookies `response` sets, each bound to the port it came from.
     func store(from response: HTTPURLResponse) {
         // Most responses set no cookie: they are not parsed for one. The field is found in any

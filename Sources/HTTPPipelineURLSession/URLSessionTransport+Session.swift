@@ -17,7 +17,7 @@ final class SessionOwner: Sendable {
     /// without a configuration shares this pool.
     static let shared = SessionOwner(configuration: sharedConfiguration())
 
-    private static func sharedConfiguration() -> URLSessionConfiguration {
+    static func sharedConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
         configuration.httpMaximumConnectionsPerHost = 64
         return configuration
@@ -28,9 +28,9 @@ final class SessionOwner: Sendable {
 
     /// - Parameters:
     ///   - configuration: The session's configuration.
-    ///   - cookies: The cookie settings to apply; `configuration`'s own when `nil`.
-    init(configuration: URLSessionConfiguration, cookies: SessionCookieJar? = nil) {
-        router = SessionRouter(cookies: cookies ?? SessionCookieJar(configuration))
+    ///   - cookies: The cookies the transport keeps itself; none by default.
+    init(configuration: URLSessionConfiguration, cookies: SessionCookieJar = .off) {
+        router = SessionRouter(cookies: cookies)
         // The transport sends cookies itself: URLSession on Linux ignores a request's
         // `httpShouldHandleCookies` and puts every cookie stored for the host in place of the
         // request's own `Cookie` field, unless its configuration says not to. (A copy, so the

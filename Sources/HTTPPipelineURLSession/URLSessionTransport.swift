@@ -64,23 +64,21 @@ public import Foundation
 ///   pipeline to follow (``followsRedirects`` is `false` by default). A 3xx whose `Location` is
 ///   missing or unusable comes back as it is too, followed or not, its cookies kept; on Linux
 ///   with an empty body (FoundationNetworking drops the body of such a response).
-/// - **Cookies are kept to the origin that set them** (scheme, host and port, like browsers'
-///   port-bound cookies), where URLSession's own handling keys them by host alone (RFC 6265
-///   §8.5) and sends a cookie one server set to every other port of its host. The transport
-///   handles cookies itself (URLSession neither adds nor replaces a `Cookie` field): a cookie a
-///   response sets, a 3xx's included, is stored in the configuration's `httpCookieStorage` with
-///   the response's port as its `portList`, and a request without a `Cookie` field of its own
+/// - **No cookies of its own** by default: the transport adds no `Cookie` field and stores no
+///   cookie a response sets, leaving cookies to the pipeline (`CookieMiddleware` in
+///   `HTTPPipelineCookies`, which behaves the same over every transport); a `Cookie` field a
+///   request carries is sent as it is. With ``handlesCookies`` (`init(…, handlesCookies: true)`),
+///   the compatibility behaviour: the transport keeps cookies in its configuration's
+///   `httpCookieStorage`, each bound to the origin that set it (scheme, host and port, where
+///   URLSession's own handling keys them by host alone and sends a cookie one server set to every
+///   other port of its host): a cookie a response sets, a 3xx's included, is stored with the
+///   response's port as its `portList`, and a request without a `Cookie` field of its own
 ///   carries the stored cookies whose port list holds its port, whose domain and path match its
-///   URL, that have not expired, and only over https the `Secure` ones; http's and https's
-///   default ports differ, so the scheme comes with the port. A cookie put in the storage
-///   without a port list goes to every port of its domain, and a `Domain` attribute shares a
-///   cookie with the subdomains, on the same port. The configuration's
-///   `httpShouldSetCookies = false`, or an `httpCookieAcceptPolicy` of `.never`, turns cookies
-///   off: none is stored, none sent. A `Cookie` field the caller set is sent exactly as set,
-///   with no stored cookie added to it (so a call can state its cookies in full); a response's
-///   cookies are stored either way. A storage holds one cookie per name, domain and path, so
-///   two ports of a host that set a cookie of the same name replace each other's (neither
-///   reaches the other). The same rule holds for the hops of a redirect `URLSession` follows.
+///   URL, that have not expired, and only over https the `Secure` ones. The configuration's
+///   `httpShouldSetCookies = false`, or an `httpCookieAcceptPolicy` of `.never`, turns even that
+///   off. A storage holds one cookie per name, domain and path, so two ports of a host that set
+///   a cookie of the same name replace each other's. The same rule holds for the hops of a
+///   redirect `URLSession` follows.
 ///
 /// `URLSession` already inflates `gzip`, `deflate` and `br` bodies and keeps the `Content-Encoding`
 /// header: the transport marks such a response `HTTPResponseHead.decodedByTransport`, so that the
@@ -121,13 +119,17 @@ public struct URLSessionTransport: HTTPTransport {
     /// to it (the default).
     public let followsRedirects: Bool
 
+    /// Whether the transport keeps and sends cookies itself, in its configuration's
+    /// `httpCookieStorage` (the compatibility behaviour); `false` by default, leaving cookies to
+    /// the pipeline.
+    public var handlesCookies: Bool { owner.router.cookies.isOn }
+
     @usableFromInline let owner: SessionOwner
 
     /// The session that sends every request; its delegate belongs to the transport. Its
     /// configuration is the one the transport was given, except that `httpShouldSetCookies` is
-    /// `false` and `httpCookieAcceptPolicy` is `.never` (the transport adds and stores cookies
-    /// itself, by the settings it was given) and, on Linux, `urlCache` is `nil` (see
-    /// "Cancelling" above).
+    /// `false` and `httpCookieAcceptPolicy` is `.never` (URLSession adds and stores no cookie;
+    /// see ``handlesCookies``) and, on Linux, `urlCache` is `nil` (see "Cancelling" above).
     public var session: URLSession { owner.session }
 
     /// Creates a transport.
@@ -155,15 +157,27 @@ public struct URLSessionTransport: HTTPTransport {
     ///     layer decides what goes where, and `URLSession` sends the request's own
     ///     `Authorization` and `Cookie` fields on to another host (stored cookies still go only
     ///     to the origin that set them).
+    ///   - handlesCookies: Whether the transport keeps and sends cookies itself, in the
+    ///     configuration's `httpCookieStorage` (the `.default` configuration's shared storage
+    ///     without one), as transports before `HTTPPipelineCookies` did; `false` by default. Such
+    ///     a transport has a session of its own.
     public init(
         configuration: URLSessionConfiguration? = nil,
         bufferingLimit: Int = 256 << 10,
         spoolDirectory: URL? = nil,
-        followsRedirects: Bool = false
+        followsRedirects: Bool = false,
+        handlesCookies: Bool = false
     ) {
+        let owner: SessionOwner
+        if handlesCookies {
+            let configuration = configuration ?? SessionOwner.sharedConfiguration()
+            owner = SessionOwner(configuration: configuration, cookies: SessionCookieJar(configuration))
+        } else {
+            owner = configuration.map { SessionOwner(configuration: $0) } ?? SessionOwner.shared
+        }
         self.init(
-            owner: configuration.map { SessionOwner(configuration: $0) } ?? SessionOwner.shared,
-            bufferingLimit: bufferingLimit, spoolDirectory: spoolDirectory, followsRedirects: followsRedirects)
+            owner: owner, bufferingLimit: bufferingLimit, spoolDirectory: spoolDirectory,
+            followsRedirects: followsRedirects)
     }
 
     init(
@@ -182,14 +196,14 @@ public struct URLSessionTransport: HTTPTransport {
     /// cache, on Linux no cache) is used, and
     /// `session`'s delegate is not consulted (no redirect, challenge or metrics callbacks). The
     /// ``session`` of a `URLSessionTransport` says `httpShouldSetCookies = false` and
-    /// `httpCookieAcceptPolicy = .never`, since the transport sends and stores cookies itself;
-    /// given one, the new transport handles cookies as that transport does.
+    /// `httpCookieAcceptPolicy = .never`; given one, the new transport handles cookies as that
+    /// transport does (``handlesCookies``). Given another session, it handles none.
     ///
     /// - Parameter session: The session whose configuration to use.
     public init(session: URLSession) {
-        // Another transport's session: its configuration no longer says how cookies go (the
-        // transport sends them itself), its cookie jar does.
-        let cookies = (session.delegate as? SessionRouter)?.cookies
+        // Another transport's session: its configuration no longer says how cookies go, its
+        // cookie jar does.
+        let cookies = (session.delegate as? SessionRouter)?.cookies ?? .off
         self.init(owner: SessionOwner(configuration: session.configuration, cookies: cookies))
     }
 

@@ -38,7 +38,7 @@ import FoundationNetworking
         // A session whose cookie storage is its own (an ephemeral configuration's, in memory).
         let session = URLSessionConfiguration.ephemeral
         session.httpCookieAcceptPolicy = .always
-        let pipeline = Pipeline(transport: URLSessionTransport(configuration: session)) {
+        let pipeline = Pipeline(transport: URLSessionTransport(configuration: session, handlesCookies: true)) {
             RedirectMiddleware()
             AuthMiddleware(source: FixedCredential(.bearer(Self.token)))
             LoggingMiddleware(level: .headers, sink: sink)

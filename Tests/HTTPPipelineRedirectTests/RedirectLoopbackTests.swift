@@ -20,7 +20,7 @@ import FoundationNetworking
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieAcceptPolicy = .always
         configuration.httpShouldSetCookies = true
-        return URLSessionTransport(configuration: configuration)
+        return URLSessionTransport(configuration: configuration, handlesCookies: true)
     }
 
     /// Below the pipeline too: the transport sends a stored cookie only to the origin that set

@@ -17,7 +17,6 @@ struct URLSessionConformanceTests {
             .responseFieldsInOrder:
                 "HTTPURLResponse holds fields in a dictionary: a repeated name comes back as one value joined with \", \" (two Set-Cookie lines become one), in no set order",
             .interimResponsesSkipped: "FoundationNetworking hands over an interim 103 head as the response",
-            .noCookiesOfItsOwn: "URLSessionTransport keeps a cookie jar of its own by default",
         ],
         skipped: [
             .trailersDropped:

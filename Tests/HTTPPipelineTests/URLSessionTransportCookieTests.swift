@@ -8,8 +8,9 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Cookies kept to the origin (scheme, host, port) that set them, through `URLSessionTransport`
-/// and two real servers on one host (127.0.0.1) with different ports.
+/// The compatibility switch (`handlesCookies: true`): cookies kept to the origin (scheme, host,
+/// port) that set them, through `URLSessionTransport` and two real servers on one host
+/// (127.0.0.1) with different ports; and none at all by default.
 @Suite struct URLSessionTransportCookieTests {
     static let setByA = "a_session=SET-BY-A"
 
@@ -34,13 +35,30 @@ import FoundationNetworking
         configuration.httpCookieAcceptPolicy = .always
         configuration.httpShouldSetCookies = true
         configure(configuration)
-        return (URLSessionTransport(configuration: configuration, followsRedirects: followsRedirects), storage)
+        return (
+            URLSessionTransport(configuration: configuration, followsRedirects: followsRedirects, handlesCookies: true),
+            storage
+        )
     }
 
     func get(_ server: LoopbackServer, _ path: String, cookie: String? = nil) -> HTTPRequest {
         var request = HTTPRequest(url: server.baseURL.appendingPathComponent(path))
         if let cookie { request.fields["Cookie"] = cookie }
         return request
+    }
+
+    @Test func byDefaultTheTransportStoresNoCookieAndSendsNone() async throws {
+        defer { serverA.stop() }
+        defer { serverB.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        let storage = try #require(configuration.httpCookieStorage)
+        for transport in [URLSessionTransport(), URLSessionTransport(configuration: configuration)] {
+            #expect(!transport.handlesCookies)
+            _ = try await transport.send(get(serverA, "login"))
+            _ = try await transport.send(get(serverA, "echo"))
+            #expect(serverA.requests.last?.header("Cookie") == nil)
+        }
+        #expect(storage.cookies?.isEmpty ?? true)
     }
 
     @Test func aCookieAServerSetIsSentBackToThatServerLater() async throws {

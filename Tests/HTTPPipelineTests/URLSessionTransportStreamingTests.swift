@@ -294,7 +294,8 @@ struct URLSessionTransportStreamingTests {
         defer { server.stop() }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieAcceptPolicy = .always
-        let transport = URLSessionTransport(configuration: configuration, followsRedirects: followsRedirects)
+        let transport = URLSessionTransport(
+            configuration: configuration, followsRedirects: followsRedirects, handlesCookies: true)
         // FoundationNetworking ends such a task without reporting its response: it was thrown
         // away as "not an HTTP response".
         let response = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("old")))
@@ -314,7 +315,7 @@ struct URLSessionTransportStreamingTests {
         server.route("GET", "/echo", .init(body: Data("ok".utf8)))
         try server.start()
         defer { server.stop() }
-        let transport = URLSessionTransport(configuration: .ephemeral, followsRedirects: true)
+        let transport = URLSessionTransport(configuration: .ephemeral, followsRedirects: true, handlesCookies: true)
         let response = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("set")))
         #expect(response.status == 200)
         #expect(server.requests.map(\.path) == ["/set", "/echo"])
