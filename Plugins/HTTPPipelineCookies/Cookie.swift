@@ -26,6 +26,9 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
     public var isHTTPOnly: Bool
     /// Its `SameSite` attribute.
     public var sameSite: SameSite
+    /// The port of the origin that set it: with ``CookieJar/Options/bindsToPort`` it goes only
+    /// there; `nil` (a cookie from a file, or one you make) for every port.
+    public var port: Int?
     /// The order it was stored in among cookies created in the same instant.
     var sequence: UInt64 = 0
 
@@ -42,10 +45,13 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
     ///   - isSecure: Whether it goes only over secure connections.
     ///   - isHTTPOnly: Whether it is `HttpOnly`.
     ///   - sameSite: Its `SameSite` attribute.
+    ///   - port: The port it goes to; `nil` (every port) by default.
     public init(
         name: String, value: String, domain: String, path: String = "/", expires: Date? = nil, created: Date = Date(),
-        isHostOnly: Bool = true, isSecure: Bool = false, isHTTPOnly: Bool = false, sameSite: SameSite = .default
+        isHostOnly: Bool = true, isSecure: Bool = false, isHTTPOnly: Bool = false, sameSite: SameSite = .default,
+        port: Int? = nil
     ) {
+        self.port = port
         self.name = name
         self.value = value
         self.domain = domain.lowercased()

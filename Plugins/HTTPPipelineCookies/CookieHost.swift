@@ -26,6 +26,16 @@ enum CookieHost {
         return before == UInt8(ascii: ".")
     }
 
+    /// The port `url` goes to: its own, or its scheme's default.
+    static func port(_ url: URL) -> Int? {
+        if let port = url.port { return port }
+        switch url.scheme?.lowercased() {
+        case "https", "wss": return 443
+        case "http", "ws": return 80
+        default: return nil
+        }
+    }
+
     /// The path of `url` as sent: percent-encoded, `/` when empty.
     static func path(_ url: URL) -> String {
         let path = url.path(percentEncoded: true)

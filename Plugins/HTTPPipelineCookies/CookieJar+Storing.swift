@@ -57,7 +57,8 @@ extension CookieJar {
         var cookie = Cookie(
             name: name, value: parsed.value, domain: hostOnly ? host : domainAttribute,
             path: path ?? CookieHost.defaultPath(CookieHost.path(url)), expires: expires, created: now,
-            isHostOnly: hostOnly, isSecure: secure, isHTTPOnly: httpOnly, sameSite: sameSite)
+            isHostOnly: hostOnly, isSecure: secure, isHTTPOnly: httpOnly, sameSite: sameSite,
+            port: CookieHost.port(url))
         let secureConnection = isSecure(url)
         // Step 13.
         if secure, !secureConnection { return refused(.secureFromInsecure) }

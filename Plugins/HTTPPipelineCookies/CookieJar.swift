@@ -34,6 +34,11 @@ public final class CookieJar: Sendable {
         /// Whether `http` to a loopback host (`localhost`, `127.0.0.0/8`, `::1`) counts as secure,
         /// as browsers count it; `false` by default, so a `Secure` cookie never goes over `http`.
         public var trustsLoopback: Bool
+        /// Whether a cookie goes only to the port of the origin that set it (as browsers' origin-bound
+        /// cookies do), so two servers on one host never read each other's cookies; `true` by
+        /// default. The draft shares a host's cookies across its ports: `false` does that.
+        /// Cookies loaded from a file carry no port and go to every port.
+        public var bindsToPort: Bool
         /// Told once, the first time a `Domain` cookie is kept host-only because
         /// ``publicSuffixes`` has no list (libpsl could not be loaded); `nil` by default.
         public var onMissingSuffixList: (@Sendable (String) -> Void)?
@@ -42,8 +47,9 @@ public final class CookieJar: Sendable {
         public init(
             publicSuffixes: PublicSuffixes = .libpsl, ageLimit: Duration = .seconds(400 * 86_400),
             maximumPerDomain: Int = 180, maximumTotal: Int = 3_000, trustsLoopback: Bool = false,
-            onMissingSuffixList: (@Sendable (String) -> Void)? = nil
+            bindsToPort: Bool = true, onMissingSuffixList: (@Sendable (String) -> Void)? = nil
         ) {
+            self.bindsToPort = bindsToPort
             self.onMissingSuffixList = onMissingSuffixList
             self.publicSuffixes = publicSuffixes
             self.ageLimit = ageLimit
@@ -133,6 +139,7 @@ public final class CookieJar: Sendable {
         let secure = isSecure(url)
         let now = now()
         let suffixes = options.publicSuffixes
+        let port = options.bindsToPort ? CookieHost.port(url) : nil
         return state.withLock { state in
             var selected: [(domain: String, index: Int)] = []
             for domain in Self.candidateDomains(of: host) {
@@ -147,6 +154,7 @@ public final class CookieJar: Sendable {
                     }
                     if !cookie.isHostOnly, suffixes.isPublicSuffix(cookie.domain) == true { continue }
                     guard CookieHost.pathMatches(path, cookie.path), !cookie.isSecure || secure else { continue }
+                    if let port, let bound = cookie.port, bound != port { continue }
                     selected.append((domain, index))
                 }
             }

@@ -60,12 +60,21 @@ extension URLRequest {
 extension HTTPResponseHead {
     /// The head of a Foundation response: its status and header fields.
     ///
+    /// Foundation joins repeated fields into one value with `, `; `Set-Cookie`, whose values
+    /// cannot be joined that way (a cookie's `Expires` holds a comma), is split again where a
+    /// new `name=value` begins (``SetCookieLines``).
+    ///
     /// - Parameter response: The response.
     public init(_ response: HTTPURLResponse) {
         var fields = HTTPFields()
         for (key, value) in response.allHeaderFields {
             guard let name = key as? String else { continue }
-            fields.append(HTTPField(name: name, value: value as? String ?? String(describing: value)))
+            let text = value as? String ?? String(describing: value)
+            if name.caseInsensitiveCompare("Set-Cookie") == .orderedSame {
+                for line in SetCookieLines.split(text) { fields.append(HTTPField(name: name, value: line)) }
+            } else {
+                fields.append(HTTPField(name: name, value: text))
+            }
         }
         fields.storage.sort { $0.name.canonicalName < $1.name.canonicalName }
         self.init(status: HTTPResponse.Status(code: response.statusCode), fields: fields)

@@ -88,8 +88,9 @@ public import Foundation
 /// transport contract (`TransportConformance` in `HTTPPipelineTesting`, which its tests run with
 /// these as documented exceptions):
 /// - Fields travel in dictionaries: a repeated request field goes as one line joined with `, `,
-///   and a response's repeated fields come back as one value joined with `, ` (two `Set-Cookie`
-///   lines become one), in no set order.
+///   and a response's repeated fields come back as one value joined with `, `, in no set order;
+///   `Set-Cookie` is split again where a new `name=value` begins, so a cookie value that itself
+///   holds `, name=value` arrives as two.
 /// - It adds `Connection`, `User-Agent` and `Accept-Language` to every request, and libcurl
 ///   below it `Accept` and `Accept-Encoding`, unless the request has its own.
 /// - An interim `103 Early Hints` head comes back as the response.

@@ -48,7 +48,8 @@ import Testing
     }
 
     @Test func section5_7Step16AnInsecureCookieNeverOverlaysASecureOne() throws {
-        let jar = CookieJar(now: { CookieVector.now })
+        // The draft's sharing across ports (and so across http and https), to see the rule alone.
+        let jar = CookieJar(options: CookieJar.Options(bindsToPort: false), now: { CookieVector.now })
         jar.receive(setCookie: "a=1; Secure; Path=/login", from: try url("https://h.example/"))
 
         let broader = jar.receive(setCookie: "a=2; Path=/", from: try url("http://h.example/"))
@@ -62,6 +63,19 @@ import Testing
         #expect(subdomain.refusal == .overlaysSecure)
         #expect(overHTTPS.isStored)
         #expect(jar.cookieField(for: try url("https://h.example/login")) == "a=4; a=2; b=1")
+    }
+
+    @Test func aCookieGoesOnlyToThePortThatSetItUnlessTheJarSharesPorts() throws {
+        let bound = CookieJar(now: { CookieVector.now })
+        let shared = CookieJar(options: CookieJar.Options(bindsToPort: false), now: { CookieVector.now })
+        for jar in [bound, shared] {
+            jar.receive(setCookie: "a=1; Domain=h.example", from: try url("http://www.h.example:8080/"))
+        }
+
+        #expect(bound.cookieField(for: try url("http://api.h.example:8080/")) == "a=1")
+        #expect(bound.cookieField(for: try url("http://www.h.example:8081/")) == nil)
+        #expect(bound.cookieField(for: try url("http://www.h.example/")) == nil)
+        #expect(shared.cookieField(for: try url("http://www.h.example:8081/")) == "a=1")
     }
 
     @Test func loopbackCountsAsSecureOnlyWhenTheJarIsToldTo() throws {

@@ -15,7 +15,7 @@ struct URLSessionConformanceTests {
             .noAddedRequestFields:
                 "FoundationNetworking adds Connection, User-Agent and Accept-Language, and libcurl below it Accept and Accept-Encoding, unless the request has its own",
             .responseFieldsInOrder:
-                "HTTPURLResponse holds fields in a dictionary: a repeated name comes back as one value joined with \", \" (two Set-Cookie lines become one), in no set order",
+                "HTTPURLResponse holds fields in a dictionary: a repeated name comes back as one value joined with \", \" (Set-Cookie is split again, where a new name=value begins), in no set order",
             .interimResponsesSkipped: "FoundationNetworking hands over an interim 103 head as the response",
         ],
         skipped: [
