@@ -147,7 +147,7 @@ let package = Package(
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
                 "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineRedirect", "HTTPPipelineTimeout",
                 "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker", "HTTPPipelineHedging",
-                "HTTPPipelineCache",
+                "HTTPPipelineCache", "HTTPPipelineCookies",
             ],
             swiftSettings: swiftSettings
         ),
@@ -191,7 +191,7 @@ let package = Package(
                 "HTTPPipelineAuth", "HTTPPipelineGzip", "HTTPPipelineStandard", "HTTPPipelineAPI",
                 "LibraryFeatures", "LibraryFixtures",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
-                "HTTPPipelineHedging", "HTTPPipelineCache",
+                "HTTPPipelineHedging", "HTTPPipelineCache", "HTTPPipelineCookies", "HTTPPipelineCurl",
             ],
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
@@ -203,7 +203,7 @@ let package = Package(
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
                 "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineConcurrencyLimit",
-                "HTTPPipelineHedging", "HTTPPipelineCurl", "HTTPPipelineCache",
+                "HTTPPipelineHedging", "HTTPPipelineCurl", "HTTPPipelineCache", "HTTPPipelineCookies",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -378,7 +378,7 @@ let package = Package(
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
                 "HTTPPipelineCircuitBreaker",
-                "HTTPPipelineHedging", "HTTPPipelineCache",
+                "HTTPPipelineHedging", "HTTPPipelineCache", "HTTPPipelineCookies",
             ],
             swiftSettings: swiftSettings
         ),

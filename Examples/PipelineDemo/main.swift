@@ -105,6 +105,7 @@ func runDemo() async throws {
     try await showStreaming(server: server, transport: transport)
     try await showLibrary()
     try await showCatalogCache()
+    try await showCookieLogin()
 }
 
 let finished = DispatchSemaphore(value: 0)

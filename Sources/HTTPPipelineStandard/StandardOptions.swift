@@ -3,6 +3,7 @@ public import HTTPPipelineAuth
 public import HTTPPipelineCache
 public import HTTPPipelineCircuitBreaker
 public import HTTPPipelineConcurrencyLimit
+public import HTTPPipelineCookies
 public import HTTPPipelineGzip
 public import HTTPPipelineHeaders
 public import HTTPPipelineHedging
@@ -72,7 +73,12 @@ public struct StandardOptions: Sendable {
     /// ``auth``: keep it to call `AuthMiddleware.setCredential(_:)` on sign-in, account switch
     /// and sign-out. `nil` by default.
     public var authMiddleware: AuthMiddleware?
-    /// An HTTP cache (`CacheMiddleware`), just inside auth and outside hedging and logging: it
+    /// A cookie jar (`CookieMiddleware`), just inside auth and outside the cache: every hop and
+    /// attempt carries its own URL's cookies (it is inside redirects and retry), a 3xx's cookies
+    /// reach the next hop, and the cache keys what it stores by the cookies a request carries.
+    /// `nil` (no cookies kept) by default; keep its jar to clear it on sign-out.
+    public var cookies: CookieMiddleware?
+    /// An HTTP cache (`CacheMiddleware`), just inside auth and the cookies, outside hedging and logging: it
     /// keeps users apart by the credential auth attached, a hit sends nothing (nothing hedged,
     /// nothing logged), and a miss's concurrent twins wait for its answer rather than each
     /// going out. It stores decoded bodies (gzip is inside it). `nil` (none) by default; keep it
@@ -108,6 +114,7 @@ public struct StandardOptions: Sendable {
     ///   - credentials: The credential source, or `nil`.
     ///   - auth: Auth options.
     ///   - authMiddleware: Your own auth middleware, or `nil`.
+    ///   - cookies: The cookie jar's middleware, or `nil`.
     ///   - cache: The HTTP cache, or `nil`.
     ///   - hedging: The hedging layer, or `nil`.
     ///   - logging: Logging settings, or `nil`.
@@ -124,6 +131,7 @@ public struct StandardOptions: Sendable {
         credentials: (any CredentialSource)? = nil,
         auth: AuthOptions = .default,
         authMiddleware: AuthMiddleware? = nil,
+        cookies: CookieMiddleware? = nil,
         cache: CacheMiddleware? = nil,
         hedging: HedgingMiddleware? = nil,
         logging: Logging? = nil,
@@ -140,6 +148,7 @@ public struct StandardOptions: Sendable {
         self.credentials = credentials
         self.auth = auth
         self.authMiddleware = authMiddleware
+        self.cookies = cookies
         self.cache = cache
         self.hedging = hedging
         self.logging = logging

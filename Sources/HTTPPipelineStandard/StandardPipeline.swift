@@ -3,6 +3,7 @@ public import HTTPPipelineAuth
 public import HTTPPipelineCache
 public import HTTPPipelineCircuitBreaker
 public import HTTPPipelineConcurrencyLimit
+public import HTTPPipelineCookies
 public import HTTPPipelineGzip
 public import HTTPPipelineHeaders
 public import HTTPPipelineHedging
@@ -32,17 +33,19 @@ public import HTTPPipelineTimeout
 /// ## Ordering
 /// `TimeoutMiddleware.deadline → DefaultHeaders → ConcurrencyLimitMiddleware → RedirectMiddleware
 /// → RetryMiddleware → CircuitBreakerMiddleware → TimeoutMiddleware.perAttempt → AuthMiddleware →
-/// CacheMiddleware → HedgingMiddleware → LoggingMiddleware → GzipMiddleware → transport`,
-/// outermost first (the two timeouts, the limit, the breaker, the cache and hedging only when
-/// set: ``StandardOptions/totalTimeout``, ``StandardOptions/concurrencyLimit``,
-/// ``StandardOptions/circuitBreaker``, ``StandardOptions/attemptTimeout``,
-/// ``StandardOptions/cache``, ``StandardOptions/hedging``). It is .NET's standard resilience order (bulkhead, total
+/// CookieMiddleware → CacheMiddleware → HedgingMiddleware → LoggingMiddleware → GzipMiddleware →
+/// transport`, outermost first (the two timeouts, the limit, the breaker, the cookies, the cache
+/// and hedging only when set: ``StandardOptions/totalTimeout``,
+/// ``StandardOptions/concurrencyLimit``, ``StandardOptions/circuitBreaker``,
+/// ``StandardOptions/attemptTimeout``, ``StandardOptions/cookies``, ``StandardOptions/cache``,
+/// ``StandardOptions/hedging``). It is .NET's standard resilience order (bulkhead, total
 /// timeout, retry, circuit breaker, attempt timeout) with the bulkhead moved inside the deadline,
 /// so the wait for a slot counts against it: the deadline bounds the whole call, every hop,
 /// attempt and wait and the body's reading, and retry inside never waits past it; the limit
 /// bounds calls in flight, each holding its slot through its retries, and sits above auth so
 /// queued calls take the credential when their turn comes; the breaker judges every attempt,
-/// a cut attempt included, and its rejection is not retried; the cache sees each request with
+/// a cut attempt included, and its rejection is not retried; each hop and attempt takes its own
+/// URL's cookies from the jar, and a 3xx's cookies reach the next hop; the cache sees each request with
 /// its credential, so one user's responses never reach another, and a hit ends the attempt there;
 /// each attempt has its own timeout, and a cut attempt is retried; hedging answers slowness inside an attempt,
 /// after auth has attached the credential, so a slow refresh is not hedged with a stale token,
@@ -79,6 +82,7 @@ public enum StandardPipeline {
         let auth =
             options.authMiddleware
             ?? options.credentials.map { AuthMiddleware(source: $0, options: options.auth, clock: options.clock) }
+        let cookies = options.cookies
         let cache = options.cache
         let hedging = options.hedging
         let logging = options.logging.map { LoggingMiddleware(level: $0.level, sink: $0.sink, redaction: $0.redaction) }
@@ -98,14 +102,15 @@ public enum StandardPipeline {
                 breaker
                 attempt
                 auth
+                cookies
                 cache
                 hedging
                 logging
                 gzip
             } else {
                 stack(
-                    deadline, headers, limit, redirects, retry, breaker, attempt, auth, cache, hedging, logging,
-                    gzip, inserting: options)
+                    deadline, headers, limit, redirects, retry, breaker, attempt, auth, cookies, cache, hedging,
+                    logging, gzip, inserting: options)
             }
         }
     }
@@ -122,6 +127,7 @@ public enum StandardPipeline {
         _ breaker: CircuitBreakerMiddleware?,
         _ attempt: TimeoutMiddleware?,
         _ auth: AuthMiddleware?,
+        _ cookies: CookieMiddleware?,
         _ cache: CacheMiddleware?,
         _ hedging: HedgingMiddleware?,
         _ logging: LoggingMiddleware?,
@@ -142,6 +148,7 @@ public enum StandardPipeline {
         if let attempt { layers.append(attempt) }
         layers += inserted(.insideRetry)
         if let auth { layers.append(auth) }
+        if let cookies { layers.append(cookies) }
         if let cache { layers.append(cache) }
         if let hedging { layers.append(hedging) }
         layers += inserted(.insideAuth)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineCache
+import HTTPPipelineCookies
 import HTTPPipelineGzip
 import HTTPPipelineHedging
 import HTTPPipelineLogging
@@ -9,7 +10,8 @@ import HTTPPipelineStandard
 import HTTPPipelineTesting
 import Testing
 
-/// `StandardOptions.cache`: where the standard stack puts the cache, and what a hit skips.
+/// `StandardOptions.cache` and `.cookies`: where the standard stack puts them, and what a hit
+/// skips.
 @Suite struct StandardCacheTests {
     struct Tokens: CredentialSource {
         func currentCredential() async throws -> Credential? { .bearer("token-1") }
@@ -17,9 +19,9 @@ import Testing
     }
 
     @Test(arguments: [false, true])
-    func theCacheSitsJustInsideAuthOutsideHedgingAndLoggingWithNoDiagnostics(withInsertion: Bool) throws {
+    func cookiesAndTheCacheSitJustInsideAuthOutsideHedgingAndLoggingWithNoDiagnostics(withInsertion: Bool) throws {
         var options = StandardOptions(
-            credentials: Tokens(), cache: CacheMiddleware(),
+            credentials: Tokens(), cookies: CookieMiddleware(), cache: CacheMiddleware(),
             hedging: HedgingMiddleware(policy: .after(.milliseconds(50)), clock: ManualClock()),
             logging: .init(level: .basic, sink: InMemoryLogSink()), clock: ManualClock())
         if withInsertion { options.insert(Spy("signer"), at: .insideAuth) }
@@ -29,8 +31,8 @@ import Testing
         let names = pipeline.layerNames.filter { $0 != "signer" }
         #expect(
             names == [
-                "RedirectMiddleware", "RetryMiddleware", "AuthMiddleware", "CacheMiddleware", "HedgingMiddleware",
-                "LoggingMiddleware", "GzipMiddleware",
+                "RedirectMiddleware", "RetryMiddleware", "AuthMiddleware", "CookieMiddleware", "CacheMiddleware",
+                "HedgingMiddleware", "LoggingMiddleware", "GzipMiddleware",
             ])
         #expect(pipeline.orderingDiagnostics.isEmpty)
     }
