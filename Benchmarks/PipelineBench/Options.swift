@@ -6,7 +6,7 @@ struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
     static let suites = [
         "all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "file", "replay",
-        "resilience", "curl", "cache",
+        "resilience", "curl", "cache", "cookies",
     ]
 
     /// What `--help` prints.
@@ -44,6 +44,11 @@ struct Options {
                    loopback: 1,000 concurrent calls with a stale token, a 50 ms token endpoint,
                    through auth alone and with a concurrency limit of 8 above it (round trips
                    per call, wall time ratio)
+          cache    the HTTP cache: a fresh hit from the memory and the disk store against the
+                   network round trip; 100 concurrent misses; 1 GiB into and out of a disk store
+          cookies  the cookie jar: the Cookie field for a request with 3,000 cookies stored
+                   (cookies_match_ns) against an empty jar; storing a Set-Cookie; the middleware's
+                   cost per call
 
         Options:
           --suite NAME        one suite: \(suites.joined(separator: ", "))

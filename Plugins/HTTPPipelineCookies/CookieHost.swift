@@ -48,12 +48,13 @@ enum CookieHost {
         return String(path[..<last])
     }
 
-    /// Whether `requestPath` path-matches `cookiePath` (§5.1.4).
+    /// Whether `requestPath` path-matches `cookiePath` (§5.1.4), byte by byte.
     static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
-        if requestPath == cookiePath { return true }
-        guard requestPath.hasPrefix(cookiePath) else { return false }
-        if cookiePath.hasSuffix("/") { return true }
-        return requestPath.utf8.dropFirst(cookiePath.utf8.count).first == UInt8(ascii: "/")
+        let request = requestPath.utf8
+        let cookie = cookiePath.utf8
+        guard request.count >= cookie.count, request.starts(with: cookie) else { return false }
+        if request.count == cookie.count || cookie.last == UInt8(ascii: "/") { return true }
+        return request[request.index(request.startIndex, offsetBy: cookie.count)] == UInt8(ascii: "/")
     }
 }
 

@@ -124,10 +124,14 @@ public final class CookieJar: Sendable {
         let cookies = cookies(for: url)
         guard !cookies.isEmpty else { return nil }
         var field = ""
+        field.reserveCapacity(cookies.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 3 })
         for cookie in cookies {
-            if !field.isEmpty { field += "; " }
-            if !cookie.name.isEmpty { field += cookie.name + "=" }
-            field += cookie.value
+            if !field.isEmpty { field.append("; ") }
+            if !cookie.name.isEmpty {
+                field.append(cookie.name)
+                field.append("=")
+            }
+            field.append(cookie.value)
         }
         return field
     }
@@ -141,27 +145,32 @@ public final class CookieJar: Sendable {
         let suffixes = options.publicSuffixes
         let port = options.bindsToPort ? CookieHost.port(url) : nil
         return state.withLock { state in
-            var selected: [(domain: String, index: Int)] = []
+            var cookies: [Cookie] = []
             for domain in Self.candidateDomains(of: host) {
-                guard var cookies = state.byDomain[domain] else { continue }
-                let before = cookies.count
-                cookies.removeAll { $0.isExpired(at: now) }
-                state.count -= before - cookies.count
-                state.byDomain[domain] = cookies.isEmpty ? nil : cookies
-                for (index, cookie) in cookies.enumerated() {
-                    if cookie.isHostOnly ? cookie.domain != host : !CookieHost.domainMatches(host, cookie.domain) {
+                // Taken out while it is changed, so the change copies nothing.
+                guard var bucket = state.byDomain.removeValue(forKey: domain) else { continue }
+                // Every cookie of a bucket has its domain: host and suffix are judged once.
+                let isHost = domain == host
+                let sharedHere = CookieHost.domainMatches(host, domain) && suffixes.isPublicSuffix(domain) != true
+                var expired = false
+                for index in bucket.indices {
+                    if bucket[index].isExpired(at: now) {
+                        expired = true
                         continue
                     }
-                    if !cookie.isHostOnly, suffixes.isPublicSuffix(cookie.domain) == true { continue }
-                    guard CookieHost.pathMatches(path, cookie.path), !cookie.isSecure || secure else { continue }
-                    if let port, let bound = cookie.port, bound != port { continue }
-                    selected.append((domain, index))
+                    guard bucket[index].isHostOnly ? isHost : sharedHere, !bucket[index].isSecure || secure,
+                        CookieHost.pathMatches(path, bucket[index].path)
+                    else { continue }
+                    if let port, let bound = bucket[index].port, bound != port { continue }
+                    bucket[index].lastAccessed = now
+                    cookies.append(bucket[index])
                 }
-            }
-            var cookies: [Cookie] = []
-            for (domain, index) in selected {
-                state.byDomain[domain]?[index].lastAccessed = now
-                if let cookie = state.byDomain[domain]?[index] { cookies.append(cookie) }
+                if expired {
+                    let before = bucket.count
+                    bucket.removeAll { $0.isExpired(at: now) }
+                    state.count -= before - bucket.count
+                }
+                if !bucket.isEmpty { state.byDomain[domain] = bucket }
             }
             return cookies.sorted(by: Self.sendsBefore)
         }
