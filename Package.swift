@@ -305,7 +305,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPPipelineGzipTests",
-            dependencies: ["TestSupport", "HTTPPipelineURLSession", "HTTPPipelineGzip", "HTTPPipeline", "HTTPPipelineTesting"],
+            dependencies: [
+                "TestSupport", "HTTPPipelineURLSession", "HTTPPipelineGzip", "HTTPPipeline", "HTTPPipelineTesting",
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
@@ -453,7 +455,7 @@ let package = Package(
                 "LibraryFeatures",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
                 "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker",
-                "HTTPPipelineHedging", "HTTPPipelineCurl",
+                "HTTPPipelineHedging", "HTTPPipelineCurl", "HTTPPipelineCache", "HTTPPipelineCookies",
             ],
             swiftSettings: swiftSettings
         ),

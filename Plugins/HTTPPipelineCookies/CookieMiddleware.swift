@@ -18,7 +18,7 @@ public import HTTPPipeline
 ///   the next hop of a redirect carries them; ``CookieDecision``s say what was stored or refused
 ///   and why (``HTTPPipeline/HTTPResponse/cookieDecisions``).
 ///
-/// ## Placement
+/// ## Ordering
 ///
 /// **Inside redirects and retry, outside the cache.** Inside redirects, every hop asks the jar
 /// for its own URL's cookies, the cookies a 3xx sets reach the next hop, and the redirect layer

@@ -62,7 +62,7 @@ extension HTTPResponseHead {
     ///
     /// Foundation joins repeated fields into one value with `, `; `Set-Cookie`, whose values
     /// cannot be joined that way (a cookie's `Expires` holds a comma), is split again where a
-    /// new `name=value` begins (``SetCookieLines``).
+    /// new `name=value` begins.
     ///
     /// - Parameter response: The response.
     public init(_ response: HTTPURLResponse) {

@@ -8,31 +8,31 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 144)
+#sourceLocation(file: "README.md", line: 146)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 145)
+#sourceLocation(file: "README.md", line: 147)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 146)
+#sourceLocation(file: "README.md", line: 148)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 147)
+#sourceLocation(file: "README.md", line: 149)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 148)
+#sourceLocation(file: "README.md", line: 150)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 149)
+#sourceLocation(file: "README.md", line: 151)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 150)
+#sourceLocation(file: "README.md", line: 152)
 import HTTPPipelineTimeout
 #sourceLocation()
 
-// README.md:144
-@MainActor private func snippetAtLine144() async throws {
-#sourceLocation(file: "README.md", line: 152)
+// README.md:146
+@MainActor private func snippetAtLine146() async throws {
+#sourceLocation(file: "README.md", line: 154)
 let client = try Pipeline(transport: URLSessionTransport()) {
     TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers
