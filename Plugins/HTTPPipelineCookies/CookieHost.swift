@@ -3,10 +3,13 @@ import Foundation
 /// Hosts and paths as RFC 6265bis §5.1.2 to §5.1.4 compare them.
 enum CookieHost {
     /// The canonical host of `url` (§5.1.2): lowercased ASCII, IPv6 literals without brackets;
-    /// `nil` for no host or one not in ASCII (give hosts in their A-label form).
+    /// `nil` for no host, or one with a label outside ASCII (Foundation hands such a host over
+    /// percent-encoded): the jar has no IDNA mapping, so it cannot canonicalize it, and a cookie
+    /// it cannot place is neither stored nor sent. Give hosts in their A-label (`xn--`) form.
     static func canonical(_ url: URL) -> String? {
         guard var host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.contains("%") { host = host.removingPercentEncoding ?? "\u{FFFD}" }
         guard host.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         return SetCookie.asciiLowercased(host)
     }

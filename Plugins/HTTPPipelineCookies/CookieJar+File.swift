@@ -80,13 +80,15 @@ extension CookieJar {
     public func write(to file: URL) throws {
         var text = Self.fileHeader
         let cookies = allCookies.sorted { ($0.domain, $0.path, $0.sequence) < ($1.domain, $1.path, $1.sequence) }
-        for cookie in cookies where !cookie.name.contains("\t") && !cookie.value.contains("\t") {
+        // A nameless cookie has no line curl reads back as itself (it collapses the empty name).
+        for cookie in cookies where !cookie.name.isEmpty && !cookie.name.contains("\t") && !cookie.value.contains("\t")
+        {
             text += cookie.isHTTPOnly ? "#HttpOnly_" : ""
             text += cookie.isHostOnly ? cookie.domain : "." + cookie.domain
             text += "\t" + (cookie.isHostOnly ? "FALSE" : "TRUE")
             text += "\t" + cookie.path
             text += "\t" + (cookie.isSecure ? "TRUE" : "FALSE")
-            text += "\t" + String(cookie.expires.map { max(1, Int($0.timeIntervalSince1970)) } ?? 0)
+            text += "\t" + String(cookie.expires.map { Self.fileSeconds($0) } ?? 0)
             text += "\t" + cookie.name + "\t" + cookie.value + "\n"
         }
         let partial = file.deletingLastPathComponent().appendingPathComponent(
@@ -102,6 +104,17 @@ extension CookieJar {
         }
     }
 
+    /// The latest expiry a file holds: far past any age limit, and far inside `Int64`.
+    static let latestFileSeconds: Int64 = 253_402_300_799  // 9999-12-31 23:59:59 GMT
+
+    /// `date` as a file's whole seconds, at least 1 (0 means a session cookie) and at most
+    /// ``latestFileSeconds``.
+    static func fileSeconds(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, seconds < Double(latestFileSeconds) else { return latestFileSeconds }
+        return max(1, Int64(seconds.rounded(.down)))
+    }
+
     struct LineProblem: Error {
         let reason: String
         init(_ reason: String) { self.reason = reason }
@@ -109,13 +122,16 @@ extension CookieJar {
 
     /// The cookie a line holds; `nil` for a comment.
     static func cookie(fromLine line: Substring, now: Date) -> Result<Cookie?, LineProblem> {
-        var line = line
+        // curl reads lines with leading blanks.
+        var line = line.drop { $0 == " " || $0 == "\t" }
         var httpOnly = false
         if line.hasPrefix("#HttpOnly_") {
             httpOnly = true
             line = line.dropFirst("#HttpOnly_".count)
         } else if line.hasPrefix("#") {
             return .success(nil)
+        } else if line.lowercased().hasPrefix("set-cookie:") {
+            return .failure(LineProblem("a Set-Cookie header line: it names no origin to judge it by"))
         }
         var fields = line.split(separator: "\t", omittingEmptySubsequences: false)
         // A cookie with an empty value may lose its last tab.
@@ -126,11 +142,13 @@ extension CookieJar {
         guard !domain.isEmpty, domain.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             return .failure(LineProblem("the domain is not a host name"))
         }
-        guard let shared = flag(fields[1]), let secure = flag(fields[3]) else {
-            return .failure(LineProblem("a flag is neither TRUE nor FALSE"))
-        }
-        let path = String(fields[2])
+        // As curl reads them: TRUE is true, anything else false.
+        let shared = fields[1].uppercased() == "TRUE"
+        let secure = fields[3].uppercased() == "TRUE"
+        var path = String(fields[2])
         guard path.hasPrefix("/") else { return .failure(LineProblem("the path does not start with /")) }
+        // curl writes a default path with its trailing slash and matches it without one.
+        if path.count > 1, path.hasSuffix("/") { path.removeLast() }
         guard let seconds = Int64(fields[4]), seconds >= 0 else {
             return .failure(LineProblem("the expiry is not a number of seconds"))
         }
@@ -139,18 +157,11 @@ extension CookieJar {
         guard !(name.isEmpty && value.isEmpty), name.utf8.count + value.utf8.count <= SetCookie.nameValueLimit,
             !(name + value).utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
         else { return .failure(LineProblem("the name and value are not a cookie's")) }
-        let expires = seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds))
+        let expires =
+            seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(min(seconds, latestFileSeconds)))
         return .success(
             Cookie(
                 name: name, value: value, domain: SetCookie.asciiLowercased(domain), path: path, expires: expires,
                 created: now, isHostOnly: !shared, isSecure: secure, isHTTPOnly: httpOnly))
-    }
-
-    private static func flag(_ field: Substring) -> Bool? {
-        switch field.uppercased() {
-        case "TRUE": true
-        case "FALSE": false
-        default: nil
-        }
     }
 }

@@ -36,7 +36,7 @@ extension CookieJar {
         guard domainAttribute.utf8.allSatisfy({ $0 < 0x80 }) else { return refused(.nonASCIIDomain) }
         // Step 9; without a list, a domain cookie is kept to the host (never a supercookie).
         var keptHostOnly = false
-        if !domainAttribute.isEmpty {
+        if !domainAttribute.isEmpty, !CookieHost.isIPAddress(domainAttribute) {
             switch options.publicSuffixes.isPublicSuffix(domainAttribute) {
             case true?:
                 guard domainAttribute == host else { return refused(.publicSuffix) }
@@ -65,27 +65,36 @@ extension CookieJar {
         // Step 19.
         if sameSite == .none, !secure { return refused(.sameSiteNoneWithoutSecure) }
         // Steps 20 to 22.
-        let lowered = SetCookie.asciiLowercased(name)
-        if lowered.hasPrefix("__secure-"), !secure { return refused(.securePrefix) }
-        if lowered.hasPrefix("__host-"), !(secure && hostOnly && path != nil && cookie.path == "/") {
+        if SetCookie.hasPrefixIgnoringASCIICase(name, "__secure-"), !secure { return refused(.securePrefix) }
+        if SetCookie.hasPrefixIgnoringASCIICase(name, "__host-"),
+            !(secure && hostOnly && path != nil && Array(cookie.path.utf8) == [UInt8(ascii: "/")])
+        {
             return refused(.hostPrefix)
         }
-        if name.isEmpty {
-            let value = SetCookie.asciiLowercased(parsed.value)
-            if value.hasPrefix("__secure-") || value.hasPrefix("__host-") { return refused(.prefixedNamelessValue) }
+        if name.isEmpty,
+            SetCookie.hasPrefixIgnoringASCIICase(parsed.value, "__secure-")
+                || SetCookie.hasPrefixIgnoringASCIICase(parsed.value, "__host-")
+        {
+            return refused(.prefixedNamelessValue)
         }
         let options = options
         return state.withLock { state in
-            // Step 16: an insecure cookie never overlays a Secure one.
+            // Step 16: an insecure cookie never overlays a Secure one. Only the buckets of its
+            // domain, the domains above it and those below it can hold one.
             if !secure, !secureConnection {
-                for (_, cookies) in state.byDomain
-                where cookies.contains(where: {
-                    $0.name == name && $0.isSecure
-                        && (CookieHost.domainMatches($0.domain, cookie.domain)
-                            || CookieHost.domainMatches(cookie.domain, $0.domain))
-                        && CookieHost.pathMatches(cookie.path, $0.path)
-                }) {
-                    return refused(.overlaysSecure)
+                let below = "." + cookie.domain
+                for (domain, cookies) in state.byDomain
+                where domain == cookie.domain || CookieHost.domainMatches(cookie.domain, domain)
+                    || domain.hasSuffix(below)
+                {
+                    if cookies.contains(where: {
+                        $0.isSecure && !$0.isExpired(at: now) && Self.sameOctets($0.name, name)
+                            && (CookieHost.domainMatches($0.domain, cookie.domain)
+                                || CookieHost.domainMatches(cookie.domain, $0.domain))
+                            && CookieHost.pathMatches(cookie.path, $0.path)
+                    }) {
+                        return refused(.overlaysSecure)
+                    }
                 }
             }
             cookie.sequence = state.sequence
@@ -102,40 +111,36 @@ extension CookieJar {
     @discardableResult
     static func insert(_ cookie: Cookie, into state: inout State, options: Options, now: Date) -> Cookie {
         var cookie = cookie
-        var cookies = state.byDomain[cookie.domain] ?? []
+        var cookies = state.byDomain.removeValue(forKey: cookie.domain) ?? []
+        // Expired cookies go first: one lends its creation time to no replacement.
+        let unexpired = cookies.count
+        cookies.removeAll { $0.isExpired(at: now) }
+        state.count -= unexpired - cookies.count
         if let old = cookies.firstIndex(where: {
-            $0.name == cookie.name && $0.isHostOnly == cookie.isHostOnly && $0.path == cookie.path
+            Self.sameOctets($0.name, cookie.name) && $0.isHostOnly == cookie.isHostOnly
+                && Self.sameOctets($0.path, cookie.path)
         }) {
             cookie.created = cookies[old].created
             cookie.sequence = cookies[old].sequence
             cookies.remove(at: old)
             state.count -= 1
         }
-        cookies.append(cookie)
-        state.count += 1
-        let before = cookies.count
-        cookies.removeAll { $0.isExpired(at: now) }
-        state.count -= before - cookies.count
-        state.byDomain[cookie.domain] = cookies.isEmpty ? nil : cookies
-        evictExcess(&state, options: options, now: now)
+        if !cookie.isExpired(at: now) {
+            cookies.append(cookie)
+            state.count += 1
+        }
+        if !cookies.isEmpty { state.byDomain[cookie.domain] = cookies }
+        evictExcess(&state, crowding: cookie.domain, options: options, now: now)
         return cookie
     }
 
-    /// Removes excess cookies in the draft's order: expired ones; then, in domains past the
-    /// per-domain limit, insecure ones, then any; then, past the total, any; least recently used
-    /// first within each step.
-    static func evictExcess(_ state: inout State, options: Options, now: Date) {
-        let crowded = state.byDomain.filter { $0.value.count > options.maximumPerDomain }
-        guard !crowded.isEmpty || state.count > options.maximumTotal else { return }
-        // 1. Expired cookies, everywhere.
-        for (domain, cookies) in state.byDomain {
-            let kept = cookies.filter { !$0.isExpired(at: now) }
-            state.count -= cookies.count - kept.count
-            state.byDomain[domain] = kept.isEmpty ? nil : kept
-        }
-        // 2 and 3. In each domain past its limit: insecure cookies first, then any.
-        for domain in crowded.keys {
-            guard var cookies = state.byDomain[domain] else { continue }
+    /// Removes excess cookies in the draft's order: in `domain`'s bucket past the per-domain
+    /// limit, insecure cookies, then any; past the total, expired cookies, then any; least
+    /// recently used first within each step. Past the total, a twentieth of the limit more goes
+    /// at once, so a stream of new cookies costs one pass over the jar per batch, not per cookie.
+    static func evictExcess(_ state: inout State, crowding domain: String, options: Options, now: Date) {
+        if var cookies = state.byDomain[domain], cookies.count > options.maximumPerDomain {
+            state.byDomain[domain] = nil
             for insecureOnly in [true, false] {
                 while cookies.count > options.maximumPerDomain,
                     let victim = leastRecentlyUsed(in: cookies, where: { !insecureOnly || !$0.isSecure })
@@ -144,22 +149,49 @@ extension CookieJar {
                     state.count -= 1
                 }
             }
-            state.byDomain[domain] = cookies.isEmpty ? nil : cookies
+            if !cookies.isEmpty { state.byDomain[domain] = cookies }
         }
-        // 4. Past the total: any cookie, least recently used first.
-        while state.count > options.maximumTotal {
-            var oldest: (domain: String, index: Int, used: Date, sequence: UInt64)?
-            for (domain, cookies) in state.byDomain {
-                for (index, cookie) in cookies.enumerated()
-                where oldest.map({ (cookie.lastAccessed, cookie.sequence) < ($0.used, $0.sequence) }) ?? true {
-                    oldest = (domain, index, cookie.lastAccessed, cookie.sequence)
-                }
+        guard state.count > options.maximumTotal else { return }
+        let target = max(options.maximumTotal - options.maximumTotal / 20, 0)
+        var candidates: [Victim] = []
+        candidates.reserveCapacity(state.count)
+        for (domain, cookies) in state.byDomain {
+            for cookie in cookies {
+                candidates.append(
+                    Victim(
+                        expired: cookie.isExpired(at: now), used: cookie.lastAccessed, sequence: cookie.sequence,
+                        domain: domain))
             }
-            guard let oldest else { break }
-            state.byDomain[oldest.domain]?.remove(at: oldest.index)
-            if state.byDomain[oldest.domain]?.isEmpty == true { state.byDomain[oldest.domain] = nil }
-            state.count -= 1
         }
+        candidates.sort { a, b in
+            if a.expired != b.expired { return a.expired }
+            return (a.used, a.sequence) < (b.used, b.sequence)
+        }
+        var doomed: [String: Set<UInt64>] = [:]
+        for victim in candidates.prefix(state.count - target) {
+            doomed[victim.domain, default: []].insert(victim.sequence)
+        }
+        for (domain, sequences) in doomed {
+            guard var cookies = state.byDomain.removeValue(forKey: domain) else { continue }
+            let before = cookies.count
+            cookies.removeAll { sequences.contains($0.sequence) }
+            state.count -= before - cookies.count
+            if !cookies.isEmpty { state.byDomain[domain] = cookies }
+        }
+    }
+
+    /// A cookie that may be evicted, by the draft's priority.
+    struct Victim {
+        let expired: Bool
+        let used: Date
+        let sequence: UInt64
+        let domain: String
+    }
+
+    /// Whether two strings hold the same bytes (cookie names and paths are octets: `==` on
+    /// `String` calls canonically equivalent spellings the same).
+    static func sameOctets(_ a: String, _ b: String) -> Bool {
+        a.utf8.elementsEqual(b.utf8)
     }
 
     static func leastRecentlyUsed(in cookies: [Cookie], where include: (Cookie) -> Bool) -> Int? {

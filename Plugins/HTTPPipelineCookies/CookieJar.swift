@@ -151,7 +151,9 @@ public final class CookieJar: Sendable {
                 guard var bucket = state.byDomain.removeValue(forKey: domain) else { continue }
                 // Every cookie of a bucket has its domain: host and suffix are judged once.
                 let isHost = domain == host
-                let sharedHere = CookieHost.domainMatches(host, domain) && suffixes.isPublicSuffix(domain) != true
+                let sharedHere =
+                    CookieHost.domainMatches(host, domain)
+                    && (CookieHost.isIPAddress(domain) || suffixes.isPublicSuffix(domain) != true)
                 var expired = false
                 for index in bucket.indices {
                     if bucket[index].isExpired(at: now) {

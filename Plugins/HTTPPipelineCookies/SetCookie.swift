@@ -101,10 +101,12 @@ struct SetCookie: Sendable {
             guard let leading = digits.first, CookieDate.isDigit(leading), digits.allSatisfy(CookieDate.isDigit) else {
                 return nil
             }
-            // Long digit strings are past any limit: clamp rather than overflow.
+            // Long digit strings are past any limit: clamp rather than overflow (leading zeros
+            // count for nothing).
+            let significant = digits.drop { $0 == UInt8(ascii: "0") }
             let magnitude =
-                digits.count > 15
-                ? Double.greatestFiniteMagnitude : Double(String(decoding: digits, as: UTF8.self)) ?? 0
+                significant.count > 15
+                ? Double.greatestFiniteMagnitude : Double(String(decoding: significant, as: UTF8.self)) ?? 0
             let seconds = min(first == UInt8(ascii: "-") ? -magnitude : magnitude, ageLimit)
             return .maxAge(seconds <= 0 ? earliest : now.addingTimeInterval(seconds))
         case "domain":
@@ -112,7 +114,7 @@ struct SetCookie: Sendable {
             if domain.first == "." { domain = domain.dropFirst() }
             return .domain(asciiLowercased(String(domain)))
         case "path":
-            return .path(value.first == "/" ? value : defaultPath)
+            return .path(value.utf8.first == UInt8(ascii: "/") ? value : defaultPath)
         case "secure":
             return .secure
         case "httponly":
@@ -130,6 +132,17 @@ struct SetCookie: Sendable {
         while let first = bytes.first, first == 0x20 || first == 0x09 { bytes = bytes.dropFirst() }
         while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
         return bytes
+    }
+
+    /// Whether `text`'s bytes begin with `prefix`'s, ASCII letters in any case (names are octets,
+    /// not characters: a combining mark after the prefix does not hide it).
+    static func hasPrefixIgnoringASCIICase(_ text: String, _ prefix: String) -> Bool {
+        let bytes = text.utf8
+        let wanted = prefix.utf8
+        guard bytes.count >= wanted.count else { return false }
+        return zip(bytes, wanted).allSatisfy { a, b in
+            (0x41...0x5A).contains(a) ? a + 0x20 == b : a == b
+        }
     }
 
     /// ASCII letters lowercased, other bytes kept.

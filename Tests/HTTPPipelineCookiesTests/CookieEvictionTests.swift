@@ -45,12 +45,21 @@ import Testing
         #expect(Set(jar.allCookies.map(\.domain)) == ["host1.example", "host3.example", "host4.example"])
     }
 
-    @Test func threeThousandCookiesAreKeptAndTheNextEvictsOne() throws {
-        let jar = CookieJar(now: { CookieVector.now })
-        for number in 0..<3_001 {
+    @Test func threeThousandCookiesAreKeptAndTheNextEvictsABatchOfTheLeastRecentlyUsed() throws {
+        let clock = Locked(CookieVector.now)
+        let jar = CookieJar(now: { clock.value })
+        for number in 0..<3_000 {
             jar.receive(setCookie: "c\(number)=1", from: try url("https://host\(number % 100).example/"))
+            clock.withLock { $0 = $0.addingTimeInterval(1) }
         }
         #expect(jar.allCookies.count == 3_000)
+
+        jar.receive(setCookie: "last=1", from: try url("https://host0.example/"))
+
+        // Past the total, a twentieth of it goes at once: one pass over the jar per 150 cookies.
+        #expect(jar.allCookies.count == 2_850)
+        #expect(!jar.allCookies.contains { $0.name == "c0" || $0.name == "c150" })
+        #expect(jar.allCookies.contains { $0.name == "c151" || $0.name == "last" })
     }
 
     @Test func theEndOfASessionRemovesTheCookiesWithoutAnExpiry() throws {
