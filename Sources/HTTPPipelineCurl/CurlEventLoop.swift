@@ -118,6 +118,8 @@ final class CurlEventLoop {
         byHandle[easy.handle] = nil
         if let transfer = easy.transfer {
             active[ObjectIdentifier(transfer)] = nil
+            let metrics = easy.metrics()
+            transfer.record.update { $0 = metrics }
             transfer.complete(end, head: easy.bufferedHead())
         }
         curl_multi_remove_handle(multi, easy.handle)

@@ -38,6 +38,8 @@ final class CurlTransfer: Sendable {
 
     /// What the engine thread needs to set up the easy handle.
     let request: CurlRequest
+    /// The attempt's metrics, filled when it ends; the response carries it.
+    let record = HTTPTransferRecord()
     /// Where the request body comes from while it streams; `nil` for none or a buffered one.
     let upload: CurlUpload?
     private let state = Locked(State())

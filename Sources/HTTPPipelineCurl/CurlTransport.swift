@@ -55,6 +55,12 @@ public import HTTPPipeline
 ///   ``Configuration/certificateAuthorities``); a client certificate is optional.
 /// - **Proxies** only when the configuration says so (``Configuration/Proxy``): by default the
 ///   environment's `http_proxy` and friends are ignored.
+/// - **Metrics.** The response carries the attempt's ``HTTPPipeline/HTTPTransferMetrics``
+///   (`response.transferMetrics`), read from libcurl's `CURLINFO_*` values when the transfer
+///   ends: name resolution, connect, TLS handshake, request start, first and last byte; bytes
+///   sent, head and body bytes received; whether the connection was reused (on a reused one the
+///   resolution, connect and handshake times are `nil`); the HTTP version; the remote address and
+///   port. A streamed body's metrics are final once it has been read to its end.
 /// - **Errors.** A failed transfer throws ``CurlTransportError`` with libcurl's code, message
 ///   and category, which `HTTPFailureClass` reads (a refused connection or DNS failure as not
 ///   sent); a request that cannot be sent throws `HTTPTransportError.invalidRequest`. HTTP error
@@ -95,13 +101,16 @@ public struct CurlTransport: HTTPTransport {
         if case .stream = prepared.body { upload = CurlUpload() }
         let transfer = CurlTransfer(request: prepared, upload: upload)
         if let upload, let body = request.body { upload.pull(body, for: transfer, on: engine) }
+        var response: HTTPResponse
         switch try await transfer.start(on: engine) {
         case .buffered(let head, let data):
-            return HTTPResponse(head: head, body: HTTPBody(data))
+            response = HTTPResponse(head: head, body: HTTPBody(data))
         case .streaming(let head):
             let length = head.fields["Content-Length"].flatMap { Int($0) }
             let reader = CurlBodyReader(transfer: transfer, engine: engine, owner: owner)
-            return HTTPResponse(head: head, body: HTTPBody(stream: CurlBodyChunks(reader: reader), length: length))
+            response = HTTPResponse(head: head, body: HTTPBody(stream: CurlBodyChunks(reader: reader), length: length))
         }
+        response.context.transferRecord = transfer.record
+        return response
     }
 }

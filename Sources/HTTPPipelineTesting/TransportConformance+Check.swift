@@ -38,7 +38,7 @@ extension TransportConformance {
             tlsFailurePermanent,
             cancelledWhileWaitingForHead, cancelledMidBody, deadlineCutsADrip,
             concurrentRequests, connectionReused, postSentOnceOnDeadConnection,
-            oversizedHeadRefused, largeBodyStreams,
+            oversizedHeadRefused, largeBodyStreams, transferMetricsOrdered,
         ]
     }
 }

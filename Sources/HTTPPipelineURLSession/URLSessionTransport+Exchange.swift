@@ -52,6 +52,10 @@ final class SessionExchange: Sendable {
     }
 
     private let state = Locked(State())
+    /// The attempt's metrics as this side of URLSession sees them: when the head and the last
+    /// byte came, the bytes handed over and sent.
+    let record = HTTPTransferRecord()
+    private let started = ContinuousClock.now
     private let progress: (@Sendable (HTTPTransferProgress) -> Void)?
     private let counts = Locked(HTTPTransferProgress())
     private let spillDirectory: URL
@@ -112,6 +116,8 @@ final class SessionExchange: Sendable {
     }
 
     func receive(_ response: URLResponse) {
+        let elapsed = started.duration(to: .now)
+        record.update { $0.firstByte = elapsed }
         let waiter = state.withLock { state in
             state.headArrived = true
             defer { state.headWaiter = nil }
@@ -168,6 +174,7 @@ final class SessionExchange: Sendable {
             }
         }
         guard !dropped else { return }
+        record.update { $0.bodyBytesDecoded = ($0.bodyBytesDecoded ?? 0) + Int64(data.count) }
         waiter?.resume(returning: data)
         if failedSpill { cancelTransfer() }
         guard let progress else { return }
@@ -194,7 +201,14 @@ final class SessionExchange: Sendable {
     /// The transfer ended: with `error`, or whole. `lateHead` is the task's response, for a head
     /// the session never reported: FoundationNetworking ends a 3xx whose `Location` is missing
     /// or unusable without `didReceive(response:)`, and that 3xx is the answer.
-    func complete(_ error: (any Error)?, lateHead: HTTPURLResponse? = nil) {
+    func complete(_ error: (any Error)?, lateHead: HTTPURLResponse? = nil, bytesSent: Int64? = nil) {
+        let elapsed = started.duration(to: .now)
+        record.update { metrics in
+            metrics.lastByte = elapsed
+            if metrics.firstByte == nil, lateHead != nil { metrics.firstByte = elapsed }
+            if metrics.bodyBytesDecoded == nil { metrics.bodyBytesDecoded = 0 }
+            if let bytesSent { metrics.bytesSent = bytesSent }
+        }
         let (headWaiter, readWaiter, end, head) = state.withLock { state in
             // A cancel that came too late for the session still cost the bytes dropped after it:
             // a body with bytes missing never ends as a success.

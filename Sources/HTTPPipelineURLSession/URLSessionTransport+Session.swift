@@ -172,11 +172,12 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
         guard let exchange else { return }
         // A head the session never reported (a 3xx it could not follow): its cookies are kept
         // before the caller gets it, as `didReceive(response:)` keeps them.
+        let sent = task.countOfBytesSent
         if error == nil, exchange.awaitsHead, let http = task.response as? HTTPURLResponse {
             cookies.store(from: http)
-            exchange.complete(nil, lateHead: http)
+            exchange.complete(nil, lateHead: http, bytesSent: sent)
         } else {
-            exchange.complete(URLSessionTransport.typed(error))
+            exchange.complete(URLSessionTransport.typed(error), bytesSent: sent)
         }
     }
 }

@@ -59,6 +59,11 @@ public import Foundation
 ///   passes with `URLError.timedOut`, as a backstop to the layer that set it.
 /// - **Challenges** are not answered: a 401 comes back as it is, for the pipeline's auth layer.
 ///   (On Linux, FoundationNetworking never ended a task whose challenge went unanswered.)
+/// - **Metrics.** The response carries the attempt's `HTTPTransferMetrics`
+///   (`response.transferMetrics`) as this side of URLSession sees them: the first and last
+///   byte's times, the body bytes handed over, the body bytes sent. FoundationNetworking reports
+///   no phases below it, so name resolution, connect, TLS handshake, request start, reuse, the
+///   protocol, the address and the wire byte counts stay `nil`.
 /// - HTTP error statuses are returned, not thrown.
 /// - **Redirects** are handed back as the 3xx response they are, for a redirect layer in the
 ///   pipeline to follow (``followsRedirects`` is `false` by default). A 3xx whose `Location` is
@@ -267,6 +272,12 @@ public struct URLSessionTransport: HTTPTransport {
             exchange.cancelTransfer()
             throw HTTPTransportError.nonHTTPResponse
         }
+        // The response carries the attempt's metrics (those this side of URLSession knows).
+        func measured(_ response: HTTPResponse) -> HTTPResponse {
+            var response = response
+            response.context.transferRecord = exchange.record
+            return response
+        }
         var head = HTTPResponseHead(http)
         // The URL loading system decodes every content coding it knows and fails on others (curl
         // on Linux: gzip, deflate, br, zstd), so a body it hands over is decoded: say so, so that
@@ -275,7 +286,7 @@ public struct URLSessionTransport: HTTPTransport {
         // These have no body, whatever their Content-Length says (RFC 9110 §6.4.1).
         if request.method == .head || (100..<200).contains(head.status.code) || head.status == 204 || head.status == 304
         {
-            return HTTPResponse(head: head, body: .empty)
+            return measured(HTTPResponse(head: head, body: .empty))
         }
         // The wire length decides buffering. URLSession decodes a body it knows the coding of,
         // and then the wire length says nothing about the bytes handed over: a streamed one has
@@ -284,20 +295,22 @@ public struct URLSessionTransport: HTTPTransport {
         let encoded = head.decodedByTransport
         let reader = SessionExchange.Reader(exchange)
         guard let length = wireLength, length <= bufferingLimit else {
-            return HTTPResponse(
-                head: head,
-                body: HTTPBody(stream: SessionExchange.Chunks(reader: reader), length: encoded ? nil : wireLength))
+            return measured(
+                HTTPResponse(
+                    head: head,
+                    body: HTTPBody(stream: SessionExchange.Chunks(reader: reader), length: encoded ? nil : wireLength)))
         }
         var data = Data(capacity: length)
         while let chunk = try await reader.next() {
             data.append(chunk)
             if data.count > bufferingLimit {
                 // The server sent more than it announced: the rest streams, after what was read.
-                return HTTPResponse(
-                    head: head, body: HTTPBody(stream: SessionExchange.Chunks(reader: reader, first: data)))
+                return measured(
+                    HTTPResponse(
+                        head: head, body: HTTPBody(stream: SessionExchange.Chunks(reader: reader, first: data))))
             }
         }
-        return HTTPResponse(head: head, body: HTTPBody(data))
+        return measured(HTTPResponse(head: head, body: HTTPBody(data)))
     }
 
     /// Whether `fields` name a content coding other than `identity`.
