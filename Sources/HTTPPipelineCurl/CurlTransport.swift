@@ -55,7 +55,7 @@ public import HTTPPipeline
 ///   ``Configuration/certificateAuthorities``); a client certificate is optional.
 /// - **Proxies** only when the configuration says so (``Configuration/Proxy``): by default the
 ///   environment's `http_proxy` and friends are ignored.
-/// - **Metrics.** The response carries the attempt's ``HTTPPipeline/HTTPTransferMetrics``
+/// - **Metrics.** The response carries the attempt's `HTTPTransferMetrics`
 ///   (`response.transferMetrics`), read from libcurl's `CURLINFO_*` values when the transfer
 ///   ends: name resolution, connect, TLS handshake, request start, first and last byte; bytes
 ///   sent, head and body bytes received; whether the connection was reused (on a reused one the
