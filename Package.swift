@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "HTTPPipelineHedging", targets: ["HTTPPipelineHedging"]),
         .library(name: "HTTPPipelineCache", targets: ["HTTPPipelineCache"]),
         .library(name: "HTTPPipelineCookies", targets: ["HTTPPipelineCookies"]),
+        .library(name: "HTTPPipelineTracing", targets: ["HTTPPipelineTracing"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
@@ -141,6 +142,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HTTPPipelineTracing",
+            dependencies: ["HTTPPipeline"],
+            path: "Plugins/HTTPPipelineTracing",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineTracingTests",
+            dependencies: [
+                "HTTPPipelineTracing", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry",
+                "HTTPPipelineRedirect",
+                "HTTPPipelineHedging",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "HTTPPipelineStandard",
             dependencies: [
                 "HTTPPipelineRedaction",
@@ -204,6 +220,7 @@ let package = Package(
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
                 "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineConcurrencyLimit",
                 "HTTPPipelineHedging", "HTTPPipelineCurl", "HTTPPipelineCache", "HTTPPipelineCookies",
+                "HTTPPipelineTracing",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -456,6 +473,7 @@ let package = Package(
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
                 "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker",
                 "HTTPPipelineHedging", "HTTPPipelineCurl", "HTTPPipelineCache", "HTTPPipelineCookies",
+                "HTTPPipelineTracing",
             ],
             swiftSettings: swiftSettings
         ),

@@ -6,7 +6,7 @@ struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
     static let suites = [
         "all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "file", "replay",
-        "resilience", "curl", "cache", "cookies",
+        "resilience", "curl", "cache", "cookies", "tracing",
     ]
 
     /// What `--help` prints.
@@ -49,6 +49,8 @@ struct Options {
           cookies  the cookie jar: the Cookie field for a request with 3,000 cookies stored
                    (cookies_match_ns) against an empty jar; storing a Set-Cookie; the middleware's
                    cost per call
+          tracing  W3C trace context: what TraceContextMiddleware.call() and .attempt() add to a
+                   call (tracecontext_added_ns), against a no-op layer in the same run
 
         Options:
           --suite NAME        one suite: \(suites.joined(separator: ", "))

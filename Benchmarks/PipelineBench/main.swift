@@ -111,6 +111,9 @@ func run(_ options: Options) async {
         report.extra += await CacheBench.measurements(
             iterations: options.iterations, rounds: options.rounds, nginx: options.nginx, failed: &failed)
     }
+    if options.suite == "all" || options.suite == "tracing" {
+        report.extra += await TracingBench.measurements(iterations: options.iterations, rounds: options.rounds)
+    }
     if options.suite == "all" || options.suite == "cookies" {
         report.extra += await CookieBench.measurements(iterations: options.iterations, rounds: options.rounds)
     }

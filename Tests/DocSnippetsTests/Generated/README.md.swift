@@ -8,31 +8,31 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 146)
+#sourceLocation(file: "README.md", line: 147)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 147)
+#sourceLocation(file: "README.md", line: 148)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 148)
+#sourceLocation(file: "README.md", line: 149)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 149)
+#sourceLocation(file: "README.md", line: 150)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 150)
+#sourceLocation(file: "README.md", line: 151)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 151)
+#sourceLocation(file: "README.md", line: 152)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 152)
+#sourceLocation(file: "README.md", line: 153)
 import HTTPPipelineTimeout
 #sourceLocation()
 
-// README.md:146
-@MainActor private func snippetAtLine146() async throws {
-#sourceLocation(file: "README.md", line: 154)
+// README.md:147
+@MainActor private func snippetAtLine147() async throws {
+#sourceLocation(file: "README.md", line: 155)
 let client = try Pipeline(transport: URLSessionTransport()) {
     TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers
