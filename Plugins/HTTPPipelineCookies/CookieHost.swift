@@ -2,15 +2,21 @@ import Foundation
 
 /// Hosts and paths as RFC 6265bis §5.1.2 to §5.1.4 compare them.
 enum CookieHost {
-    /// The canonical host of `url` (§5.1.2): lowercased ASCII, IPv6 literals without brackets;
-    /// `nil` for no host, or one with a label outside ASCII (Foundation hands such a host over
-    /// percent-encoded): the jar has no IDNA mapping, so it cannot canonicalize it, and a cookie
-    /// it cannot place is neither stored nor sent. Give hosts in their A-label (`xn--`) form.
+    /// The canonical host of `url` (§5.1.2): lowercased ASCII, IPv6 literals without brackets, a
+    /// name outside ASCII (Foundation hands one over percent-encoded) in its A-label (`xn--`) form
+    /// by libidn2 (``IDNA``); `nil` for no host, or one that cannot be canonicalized (libidn2
+    /// missing or refusing it): a cookie the jar cannot place is neither stored nor sent.
     static func canonical(_ url: URL) -> String? {
         guard var host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host.contains("%") { host = host.removingPercentEncoding ?? "\u{FFFD}" }
-        guard host.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        if host.contains("%") {
+            guard let decoded = host.removingPercentEncoding else { return nil }
+            host = decoded
+        }
+        if !host.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard let ascii = IDNA.toASCII(host) else { return nil }
+            host = ascii
+        }
         return SetCookie.asciiLowercased(host)
     }
 

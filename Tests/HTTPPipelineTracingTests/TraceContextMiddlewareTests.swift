@@ -15,7 +15,7 @@ import Testing
         let transport = ScriptedTransport([.status(503), .status(503), .status(200)])
         let client = Pipeline(transport: transport) {
             TraceContextMiddleware.call()
-            RetryMiddleware(policy: .attempts(3, backoff: .immediate))
+            RetryMiddleware(policy: .attempts(3, backoff: .immediate), clock: ManualClock())
             TraceContextMiddleware.attempt()
         }
 
