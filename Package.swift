@@ -409,7 +409,7 @@ let package = Package(
                 "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineHeaders", "HTTPPipelineLogging",
                 "HTTPPipelineAuth", "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineStandard",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineCache",
-                "HTTPPipelineCurl",
+                "HTTPPipelineCurl", "HTTPPipelineCookies",
             ],
             swiftSettings: swiftSettings
         ),

@@ -109,10 +109,6 @@ enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the transport keeps cookies by itself (`URLSessionTransport` does; `CurlTransport`
-    /// leaves them to the pipeline).
-    var keepsCookies: Bool { self == .urlSession }
-
     /// Whether the transport can follow redirects below the pipeline (`CurlTransport` never does).
     var canFollowRedirects: Bool { self == .urlSession }
 }

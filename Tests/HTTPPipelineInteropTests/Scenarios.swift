@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
+import HTTPPipelineCookies
 import HTTPPipelineHeaders
 import HTTPPipelineLogging
 import HTTPPipelineRedaction
@@ -52,7 +53,8 @@ enum Scenario: String, CaseIterable, Sendable {
         sink: InMemoryLogSink,
         headers: [DefaultHeaders.Header] = [],
         redirects: RedirectPolicy? = .default,
-        credentials: (any CredentialSource)? = nil
+        credentials: (any CredentialSource)? = nil,
+        cookies: CookieMiddleware? = nil
     ) throws -> Pipeline<some HTTPMiddleware, Transport> {
         try StandardPipeline.build(
             over: transport,
@@ -61,6 +63,7 @@ enum Scenario: String, CaseIterable, Sendable {
                 redirects: redirects,
                 retry: .interop(),
                 credentials: credentials,
+                cookies: cookies,
                 logging: .init(level: .body, sink: sink)
             ))
     }
@@ -196,18 +199,17 @@ enum Scenario: String, CaseIterable, Sendable {
             "the server set the cookie")
         let record = sink.records.last { $0.outcome == .response(status: 302) && $0.url.contains("/cookies/set") }
         #expect(record?.responseHeaders.contains(.init(name: "Set-Cookie", value: Redaction.mark)) == true)
-        // Redirects followed by the pipeline: the transport keeps the 302's cookie and sends it on
-        // to /cookies (the same origin), which echoes it. (A response carries no URL of its own:
-        // that the chain ended at /cookies shows in the body, a `cookies` object only /cookies
-        // answers with.)
-        let following = try pipeline(over: InteropTransport.make(), sink: sink)
+        // Redirects followed by the pipeline: its cookie jar keeps the 302's cookie and sends it on
+        // to /cookies (the same origin), which echoes it, over either transport. (A response
+        // carries no URL of its own: that the chain ended at /cookies shows in the body, a
+        // `cookies` object only /cookies answers with.)
+        let following = try pipeline(over: InteropTransport.make(), sink: sink, cookies: CookieMiddleware())
         let response = try await following.send(try server.request("/cookies/set?session=\(Secrets.cookieValue)"))
         let data = try await response.bytes()
         #expect(response.status == 200)
-        // A transport without a cookie jar (curl's) leaves cookies to the pipeline: none goes on.
         #expect(
-            echoedCookie("session", in: data, present: TransportKind.current.keepsCookies),
-            "the chain ended at /cookies, which echoed the cookie if the transport kept it")
+            echoedCookie("session", in: data, present: true),
+            "the chain ended at /cookies, which echoed the cookie the jar kept")
         // A cookie the caller restored itself, under a name no rule knows: the echo still hides it.
         var restored = try server.request("/cookies")
         restored.fields["Cookie"] = "sid=\(Secrets.cookieValue)"
