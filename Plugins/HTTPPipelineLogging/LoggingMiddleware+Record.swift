@@ -56,8 +56,7 @@ extension LoggingMiddleware {
         elapsed: Duration,
         sent: BodySeen,
         response: (head: HTTPResponseHead, body: BodySeen)? = nil,
-        error: (any Error)? = nil,
-        metrics: HTTPTransferMetrics? = nil
+        error: (any Error)? = nil
     ) -> HTTPLogRecord {
         let showHeaders = level >= .headers
         let showBodies = level >= .body
@@ -83,8 +82,7 @@ extension LoggingMiddleware {
             errorDescription: showHeaders ? error.map(describe) : nil,
             requestBody: showBodies ? bodyText(sent, streamed: streamedBody) : nil,
             responseBody: showBodies ? response.map { bodyText($0.body, streamed: false) } : nil,
-            limits: HTTPLogRecord.Limits(url: urlLimit, headerValue: headerValueLimit, body: bodyLimit),
-            transferMetrics: metrics
+            limits: HTTPLogRecord.Limits(url: urlLimit, headerValue: headerValueLimit, body: bodyLimit)
         )
     }
 
