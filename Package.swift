@@ -277,7 +277,7 @@ let package = Package(
         .testTarget(
             name: "HTTPPipelineCurlTests",
             dependencies: [
-                "TestSupport", "HTTPPipelineCurl", "HTTPPipeline", "HTTPPipelineTesting",
+                "TestSupport", "HTTPPipelineCurl", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,3 +1,5 @@
+import HTTPPipeline
+
 extension HTTPLogRecord {
     /// The record as text: one line at ``LogLevel/basic``; at higher levels the line followed by
     /// indented header (`>` sent, `<` received), error and body lines.
@@ -7,7 +9,8 @@ extension HTTPLogRecord {
         ([summary] + detailLines).joined(separator: "\n")
     }
 
-    /// The one-line summary: `GET https://host/path -> 200 (sent 0 B, received 12 B) in 3.1 ms`.
+    /// The one-line summary: `GET https://host/path -> 200 (sent 0 B, received 12 B) in 3.1 ms`,
+    /// then the attempt's phases when the transport told them (``phases``).
     public var summary: String {
         "\(method) \(url) -> \(outcomeSummary)"
     }
@@ -24,7 +27,23 @@ extension HTTPLogRecord {
         let sent = requestBytes.map(Self.bytes) ?? "a stream"
         let received = responseBytes.map { ", received \(Self.bytes($0))" } ?? ""
         let attemptNote = attempt.map { ", attempt \($0)" } ?? ""
-        return "\(result) (sent \(sent)\(received)) in \(Self.milliseconds(duration))\(attemptNote)"
+        return "\(result) (sent \(sent)\(received)) in \(Self.milliseconds(duration))\(attemptNote)\(phases)"
+    }
+
+    /// The attempt's phases the transport told, `[connect 0.4 ms, first byte 12.3 ms, reused,
+    /// HTTP/1.1]`; empty when it told none. Times and the protocol only: nothing from the
+    /// exchange itself, so it stays as public as the rest of the summary.
+    public var phases: String {
+        guard let metrics = transferMetrics else { return "" }
+        var parts: [String] = []
+        let times: [(String, Duration?)] = [
+            ("lookup", metrics.nameLookup), ("connect", metrics.connect), ("TLS", metrics.secureConnect),
+            ("first byte", metrics.firstByte),
+        ]
+        for (label, time) in times { if let time { parts.append("\(label) \(Self.milliseconds(time))") } }
+        if metrics.reusedConnection == true { parts.append("reused") }
+        if let version = metrics.httpVersion { parts.append(version) }
+        return parts.isEmpty ? "" : " [" + parts.joined(separator: ", ") + "]"
     }
 
     /// The lines of ``formatted`` after the summary: headers, the error, bodies.

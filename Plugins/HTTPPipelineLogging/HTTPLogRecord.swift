@@ -1,3 +1,5 @@
+public import HTTPPipeline
+
 /// One exchange as the logging middleware saw it, already redacted.
 ///
 /// Every string in a record has passed through `Redaction`: a sink may print it as it is.
@@ -89,4 +91,8 @@ public struct HTTPLogRecord: Sendable {
     public let responseBody: String?
     /// The limits the URL, header values, error description and bodies were cut to.
     public let limits: Limits
+    /// Where the attempt's time went, as the transport told (`HTTPResponse.transferMetrics`):
+    /// at every level, final when the record is made (a streamed response is recorded when its
+    /// body ends); `nil` when the transport tells nothing or no response came.
+    public let transferMetrics: HTTPTransferMetrics?
 }

@@ -56,7 +56,8 @@ extension LoggingMiddleware {
         elapsed: Duration,
         sent: BodySeen,
         response: (head: HTTPResponseHead, body: BodySeen)? = nil,
-        error: (any Error)? = nil
+        error: (any Error)? = nil,
+        metrics: HTTPTransferMetrics? = nil
     ) -> HTTPLogRecord {
         let showHeaders = level >= .headers
         let showBodies = level >= .body
@@ -82,7 +83,8 @@ extension LoggingMiddleware {
             errorDescription: showHeaders ? error.map(describe) : nil,
             requestBody: showBodies ? bodyText(sent, streamed: streamedBody) : nil,
             responseBody: showBodies ? response.map { bodyText($0.body, streamed: false) } : nil,
-            limits: HTTPLogRecord.Limits(url: urlLimit, headerValue: headerValueLimit, body: bodyLimit)
+            limits: HTTPLogRecord.Limits(url: urlLimit, headerValue: headerValueLimit, body: bodyLimit),
+            transferMetrics: metrics
         )
     }
 

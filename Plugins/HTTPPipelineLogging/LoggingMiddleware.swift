@@ -149,7 +149,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
             emit(
                 record(
                     request.head, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sentBody.seen,
-                    response: (head, body)))
+                    response: (head, body), metrics: response.transferMetrics))
             return response
         }
         // A streamed response is logged when its body ends, fails or is dropped: one record
@@ -158,6 +158,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         // The record needs the head only: a large request body is not kept alive for as long
         // as a streamed response lasts.
         let original = request.head
+        let transfer = response.context.transferRecord
         response.body = BodyTee.watch(response.body, keeping: keep) { [self] seen, error in
             let elapsed = Self.monotonicNow() - start
             let body = BodySeen(
@@ -165,7 +166,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
             emit(
                 record(
                     original, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed, sent: sentBody.seen,
-                    response: (head, body), error: error)
+                    response: (head, body), error: error, metrics: transfer?.metrics)
             )
         }
         return response

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPPipeline
 import HTTPPipelineCurl
+import HTTPPipelineLogging
 import HTTPPipelineTesting
 import Testing
 
@@ -40,5 +41,32 @@ import Testing
         #expect(metrics.httpVersion == "HTTP/1.1")
         #expect(metrics.remoteAddress == "127.0.0.1")
         #expect(metrics.remotePort == server.baseURL.port)
+    }
+}
+
+/// Logging shows each attempt's phases from the transport's metrics, buffered or streamed.
+@Suite struct LoggedPhasesTests {
+    @Test(arguments: [1_000, 600_000])
+    func eachAttemptsLineShowsWhereItsTimeWent(bodySize: Int) async throws {
+        let server = LoopbackServer()
+        server.route("GET", "/slow", .init(body: Data(count: bodySize), delay: .milliseconds(100)))
+        try server.start()
+        defer { server.stop() }
+        let sink = InMemoryLogSink()
+        let client = Pipeline(transport: CurlTransport()) { LoggingMiddleware(level: .basic, sink: sink) }
+
+        let response = try await client.send(
+            HTTPRequest(
+                url: server.baseURL.appendingPathComponent("slow").appending(queryItems: [
+                    .init(name: "token", value: "s3cr3t")
+                ])))
+        _ = try await response.body.collect(upTo: 1 << 20)
+
+        let line = try #require(sink.records.first?.formatted)
+        #expect(line.contains(", connect ") || line.contains("[connect "), "\(line)")
+        #expect(line.contains("first byte 1"), "a head 100 ms late: \(line)")
+        #expect(line.contains("HTTP/1.1]"))
+        #expect(!line.contains("s3cr3t"))
+        #expect(sink.records.first?.transferMetrics?.firstByte ?? .zero >= .milliseconds(90))
     }
 }
