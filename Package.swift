@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "HTTPPipelineCache", targets: ["HTTPPipelineCache"]),
         .library(name: "HTTPPipelineCookies", targets: ["HTTPPipelineCookies"]),
         .library(name: "HTTPPipelineTracing", targets: ["HTTPPipelineTracing"]),
+        .library(name: "HTTPPipelineEvents", targets: ["HTTPPipelineEvents"]),
         .library(name: "HTTPPipelineStandard", targets: ["HTTPPipelineStandard"]),
         .library(name: "HTTPPipelineAPI", targets: ["HTTPPipelineAPI"]),
         .library(name: "HTTPPipelineCassette", targets: ["HTTPPipelineCassette"]),
@@ -157,13 +158,29 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HTTPPipelineEvents",
+            dependencies: ["HTTPPipeline", "HTTPPipelineRedaction"],
+            path: "Plugins/HTTPPipelineEvents",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPPipelineEventsTests",
+            dependencies: [
+                "HTTPPipelineEvents", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry",
+                "HTTPPipelineRedirect", "HTTPPipelineAuth", "HTTPPipelineHedging", "HTTPPipelineCache",
+                "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker", "HTTPPipelineStandard",
+                "HTTPPipelineCurl", "HTTPPipelineURLSession", "TestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "HTTPPipelineStandard",
             dependencies: [
                 "HTTPPipelineRedaction",
                 "HTTPPipeline", "HTTPPipelineHeaders", "HTTPPipelineLogging", "HTTPPipelineAuth",
                 "HTTPPipelineRetry", "HTTPPipelineGzip", "HTTPPipelineRedirect", "HTTPPipelineTimeout",
                 "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker", "HTTPPipelineHedging",
-                "HTTPPipelineCache", "HTTPPipelineCookies",
+                "HTTPPipelineCache", "HTTPPipelineCookies", "HTTPPipelineEvents",
             ],
             swiftSettings: swiftSettings
         ),
@@ -208,6 +225,7 @@ let package = Package(
                 "LibraryFeatures", "LibraryFixtures",
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineConcurrencyLimit",
                 "HTTPPipelineHedging", "HTTPPipelineCache", "HTTPPipelineCookies", "HTTPPipelineCurl",
+                "HTTPPipelineEvents",
             ],
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
@@ -220,7 +238,7 @@ let package = Package(
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",
                 "HTTPPipelineTimeout", "HTTPPipelineCassette", "HTTPPipelineConcurrencyLimit",
                 "HTTPPipelineHedging", "HTTPPipelineCurl", "HTTPPipelineCache", "HTTPPipelineCookies",
-                "HTTPPipelineTracing",
+                "HTTPPipelineTracing", "HTTPPipelineEvents",
             ],
             path: "Benchmarks/PipelineBench",
             swiftSettings: swiftSettings
@@ -473,7 +491,7 @@ let package = Package(
                 "HTTPPipelineRedirect", "HTTPPipelineTimeout", "HTTPPipelineCassette",
                 "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker",
                 "HTTPPipelineHedging", "HTTPPipelineCurl", "HTTPPipelineCache", "HTTPPipelineCookies",
-                "HTTPPipelineTracing",
+                "HTTPPipelineTracing", "HTTPPipelineEvents",
             ],
             swiftSettings: swiftSettings
         ),

@@ -131,13 +131,43 @@ public struct AuthMiddleware: HTTPMiddleware {
         guard options.isUnauthorized(response.head) else { return response }
 
         // Refreshed even when this request cannot be replayed, so the next one succeeds.
-        let fresh = try await store.refreshed(
-            after: lease.credential, identity: lease.identity, epoch: lease.epoch)
+        let fresh =
+            if request.context.observation == nil {
+                try await store.refreshed(after: lease.credential, identity: lease.identity, epoch: lease.epoch)
+            } else {
+                try await observedRefresh(after: lease, rejection: response.status, of: request)
+            }
         guard let fresh, fresh != lease.credential, request.isReplayable else { return response }
         var replay = request
         try fresh.authorize(&replay)
         try Task.checkCancellation()
         return try await next(replay)
+    }
+
+    /// ``CredentialStore/refreshed(after:identity:epoch:joining:)``, its start or join and its end
+    /// reported to the call's observer.
+    private func observedRefresh(
+        after lease: CredentialStore.Lease, rejection: HTTPResponse.Status, of request: HTTPRequest
+    ) async throws -> Credential? {
+        var reporter = request
+        reporter.body = nil
+        let awaited = Locked(false)
+        let start = MonotonicTime.now()
+        do {
+            let fresh = try await store.refreshed(
+                after: lease.credential, identity: lease.identity, epoch: lease.epoch,
+                joining: { [reporter] joined in
+                    awaited.withLock { $0 = true }
+                    reporter.report(joined ? .authRefreshJoined : .authRefreshStarted, status: rejection)
+                })
+            if awaited.value { reporter.report(.authRefreshFinished, duration: MonotonicTime.now() - start) }
+            return fresh
+        } catch {
+            if awaited.value {
+                reporter.report(.authRefreshFinished, error: error, duration: MonotonicTime.now() - start)
+            }
+            throw error
+        }
     }
 
     /// Sets the credential from outside a refresh: after a sign-in, on an account switch, or

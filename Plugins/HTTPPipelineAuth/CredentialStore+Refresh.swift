@@ -27,12 +27,20 @@ extension CredentialStore {
     /// `failed` (a stale token needs no refresh), else the result of the refresh in flight, else
     /// the failure of a refresh that ended while this request (of `epoch`) was under way, else a
     /// new refresh. `nil` when the identity changed: the request must not be replayed.
-    func refreshed(after failed: Credential?, identity: Int, epoch: Int) async throws -> Credential? {
+    ///
+    /// `joining` is told, before the wait, whether this request joins a refresh under way
+    /// (`true`) or starts one (`false`); it is not told when no refresh is awaited.
+    func refreshed(
+        after failed: Credential?, identity: Int, epoch: Int, joining: (@Sendable (Bool) -> Void)? = nil
+    ) async throws -> Credential? {
         await waitWhileSwitching()
         guard identity == self.identity else { return nil }
         if needsSignIn { throw signedOut ? AuthError.signedOut : (signInError ?? AuthError.reauthenticationRequired) }
         if let current, current != failed, !hasExpired(current) { return current }
-        if let flight { return try await waitForRefresh(flight.number) }
+        if let flight {
+            joining?(true)
+            return try await waitForRefresh(flight.number)
+        }
         if completed > epoch, case .failure(let error)? = lastCompletion {
             throw error
         }
@@ -43,7 +51,9 @@ extension CredentialStore {
         guard admitRefresh(at: elapsed) else {
             throw AuthError.tooManyRefreshes(limit: options.refreshLimit, window: options.refreshLimitWindow)
         }
-        return try await waitForRefresh(start(after: current ?? failed, proactive: false))
+        let number = start(after: current ?? failed, proactive: false)
+        joining?(false)
+        return try await waitForRefresh(number)
     }
 
     /// Starts a refresh ahead of `expiry` with nobody waiting, unless one runs, the user must

@@ -62,6 +62,22 @@ public struct CacheMiddleware: HTTPMiddleware {
     }
 
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        guard request.context.observation != nil else { return try await answer(request, next: next) }
+        let response = try await answer(request, next: next)
+        let kind: HTTPEvent.Kind? =
+            switch CacheOutcome(response.head, cache: options.name) {
+            case .hit?: .cacheHit
+            case .staleHit?: .cacheStaleServed
+            case .revalidated?: .cacheRevalidated
+            case .miss?: .cacheMiss
+            case .bypass?, nil: nil
+            }
+        if let kind { request.report(kind, status: response.status) }
+        return response
+    }
+
+    /// The cache's answer to `request`: from the store, revalidated, or fetched.
+    private func answer(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let method = request.method
         guard method == .get || method == .head, let key = CacheKey.key(for: request.url) else {
             let response = try await next(request)

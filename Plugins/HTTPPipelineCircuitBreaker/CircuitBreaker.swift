@@ -71,16 +71,26 @@ final class CircuitBreaker: Sendable {
         }
     }
 
-    /// Lets a call through, or turns it away.
-    func admit(_ key: String) throws(CircuitOpenError) -> Ticket {
+    /// Lets a call through, or turns it away; `change` is the state change letting it in made
+    /// (an open circuit past its break turning half-open), if any.
+    func admit(_ key: String, change: inout CircuitStateChange?) throws(CircuitOpenError) -> Ticket {
         let now = timeline.elapsed
-        let (admitted, changed) = state.withLock { state -> (Result<Ticket, CircuitOpenError>, Bool) in
+        let (admitted, changed, made) = state.withLock {
+            state -> (Result<Ticket, CircuitOpenError>, Bool, CircuitStateChange?) in
             let queued = state.outbox.count
+            let before = state.circuits[key]?.state ?? .closed
             let admitted = admit(key, now: now, in: &state)
-            return (admitted, state.outbox.count > queued)
+            let after = state.circuits[key]?.state ?? .closed
+            return (admitted, state.outbox.count > queued, Self.change(key, from: before, to: after))
         }
+        change = made
         if changed { report() }
         return try admitted.get()
+    }
+
+    /// A change from `from` to `to`, or `nil` when they are the same.
+    private static func change(_ key: String, from: CircuitState, to: CircuitState) -> CircuitStateChange? {
+        from == to ? nil : CircuitStateChange(key: key, from: from, to: to)
     }
 
     private func admit(_ key: String, now: Duration, in state: inout State) -> Result<Ticket, CircuitOpenError> {
@@ -111,14 +121,20 @@ final class CircuitBreaker: Sendable {
     }
 
     /// Judges a call's outcome; `nil` for an outcome not judged (the caller's cancellation).
-    func record(_ ticket: Ticket, failure: Bool?) {
+    ///
+    /// - Returns: The state change the outcome made, if any.
+    @discardableResult
+    func record(_ ticket: Ticket, failure: Bool?) -> CircuitStateChange? {
         let now = timeline.elapsed
-        let changed = state.withLock { state -> Bool in
+        let (changed, made) = state.withLock { state -> (Bool, CircuitStateChange?) in
             let queued = state.outbox.count
+            let before = state.circuits[ticket.key]?.state ?? .closed
             record(ticket, failure: failure, now: now, in: &state)
-            return state.outbox.count > queued
+            let after = state.circuits[ticket.key]?.state ?? .closed
+            return (state.outbox.count > queued, Self.change(ticket.key, from: before, to: after))
         }
         if changed { report() }
+        return made
     }
 
     /// Drops the circuits that are closed with nothing in their window: they know nothing a new

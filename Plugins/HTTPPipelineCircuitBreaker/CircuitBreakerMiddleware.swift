@@ -87,19 +87,30 @@ public struct CircuitBreakerMiddleware: HTTPMiddleware {
     ///   what `next` threw.
     @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        let ticket = try breaker.admit(Self.key(of: request))
+        // Turning a call away changes no state: only an admitted call has a change to report.
+        var admission: CircuitStateChange?
+        let ticket = try breaker.admit(Self.key(of: request), change: &admission)
+        report(admission, for: request)
         do {
             let response = try await next(request)
-            breaker.record(ticket, failure: breaker.policy.isFailure(.response(response.head)))
+            report(breaker.record(ticket, failure: breaker.policy.isFailure(.response(response.head))), for: request)
             return response
         } catch {
             // An error is the service's failure, or not judged at all (the caller's cancellation,
             // an invalid request, a layer's own error): only a response shows the service is well,
             // so such an error neither closes a half-open circuit nor dilutes the failure ratio.
             let cancelled = error is CancellationError || Task.isCancelled
-            breaker.record(ticket, failure: !cancelled && breaker.policy.isFailure(.failure(error)) ? true : nil)
+            let change = breaker.record(
+                ticket, failure: !cancelled && breaker.policy.isFailure(.failure(error)) ? true : nil)
+            report(change, for: request)
             throw error
         }
+    }
+
+    /// Tells the call's observer of a change this call made.
+    private func report(_ change: CircuitStateChange?, for request: HTTPRequest) {
+        guard let change else { return }
+        request.report(.breakerStateChanged, detail: "\(change.from) to \(change.to)")
     }
 
     /// How many circuits the breaker holds now (idle closed ones are dropped as new keys come).

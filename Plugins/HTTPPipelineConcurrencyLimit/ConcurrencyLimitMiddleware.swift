@@ -93,7 +93,12 @@ public struct ConcurrencyLimitMiddleware: HTTPMiddleware {
         if override == .bypass { return try await next(request) }
         // The fast path takes its slot without an `await`: one lock.
         if case .mustWait(let id) = limiter.enter() {
+            request.report(.limiterQueued)
+            let start = request.context.observation == nil ? .zero : MonotonicTime.now()
             try await limiter.waitForSlot(id, priority: override == .priority)
+            if request.context.observation != nil {
+                request.report(.limiterAdmitted, duration: MonotonicTime.now() - start)
+            }
             // A slot handed over just as the caller was cancelled: given back, nothing sent.
             if Task.isCancelled {
                 limiter.release()

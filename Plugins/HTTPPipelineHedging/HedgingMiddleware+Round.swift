@@ -16,6 +16,7 @@ extension HedgingMiddleware {
                     started += 1
                     inFlight += 1
                     let number = started
+                    if number > 1 { request.report(.hedgeSent, delay: policy.delay, detail: "copy \(number)") }
                     var numbered = request
                     numbered.context.hedgeAttempt = number
                     let attempt = numbered
@@ -66,9 +67,10 @@ extension HedgingMiddleware {
                         } else {
                             mayHedge = false
                         }
-                    case .ended(_, let result):
+                    case .ended(let number, let result):
                         inFlight -= 1
                         if policy.accepts(result.map(\.head)) {
+                            if started > 1 { request.report(.hedgeWon, detail: "copy \(number)") }
                             group.cancelAll()
                             return try result.get()
                         }

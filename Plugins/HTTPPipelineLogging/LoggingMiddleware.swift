@@ -112,7 +112,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
             return try await adjusted.intercept(request, next: next)
         }
         guard level > .none else { return try await next(request) }
-        let start = Self.monotonicNow()
+        let start = MonotonicTime.now()
         let attempt = request.context.attempt
         let requestType = request.fields["Content-Type"]
         let streamedRequest = request.body?.isBuffered == false
@@ -133,7 +133,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
                 response = try await next(request)
             }
         } catch {
-            let elapsed = Self.monotonicNow() - start
+            let elapsed = MonotonicTime.now() - start
             emit(
                 record(
                     request.head, streamedBody: streamedBody, attempt: attempt, elapsed: elapsed,
@@ -144,7 +144,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         let head = response.head
         let responseType = head.fields["Content-Type"]
         guard !response.body.isBuffered else {
-            let elapsed = Self.monotonicNow() - start
+            let elapsed = MonotonicTime.now() - start
             let body = BodySeen(response.body, contentType: responseType)
             emit(
                 record(
@@ -160,7 +160,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         let original = request.head
         let transfer = response.context.transferRecord
         response.body = BodyTee.watch(response.body, keeping: keep) { [self] seen, error in
-            let elapsed = Self.monotonicNow() - start
+            let elapsed = MonotonicTime.now() - start
             let body = BodySeen(
                 bytes: seen.bytes, prefix: level >= .body ? seen.prefix : nil, contentType: responseType)
             emit(
@@ -184,19 +184,6 @@ public struct LoggingMiddleware: HTTPMiddleware {
         let scanned = multipart ? Redaction.bodyScanCeiling : Redaction.scanCap(limit: bodyLimit)
         return scanned == .max ? .max : scanned + 1
     }
-
-    /// Monotonic time since a fixed instant. Read through this synchronous function rather than
-    /// as `ContinuousClock.now` in `intercept`: the standard library's `ContinuousClock` and its
-    /// `Instant` are not of a size known to the compiler here, so each one held in an async
-    /// function cost a task allocation (five a request) and copies through its value witnesses.
-    /// `Duration`'s layout is fixed.
-    @inline(never)
-    private static func monotonicNow() -> Duration {
-        origin.duration(to: .now)
-    }
-
-    /// The instant ``monotonicNow()`` counts from.
-    private static let origin = ContinuousClock.now
 
     private func emit(_ record: HTTPLogRecord) {
         // A sink that fails loses its record, never the caller's request.

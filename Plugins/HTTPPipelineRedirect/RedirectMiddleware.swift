@@ -127,6 +127,9 @@ public struct RedirectMiddleware: HTTPMiddleware {
             history = hops
             hop.request.context.redirectHistory = hops
             request.context.onRedirect?(hop.record)
+            current.report(
+                .redirectFollowed, status: hop.record.status,
+                detail: HTTPOrigin(hop.record.to)?.description ?? "no origin")
             current = hop.request
             let response = try await next(current)
             guard

@@ -205,7 +205,23 @@ public struct RetryMiddleware: HTTPMiddleware {
         // The call's deadline, set by a layer outside: no wait, and so no attempt, past it.
         if let deadline = request.context.deadline, delay >= deadline.remaining { return nil }
         guard budget?.withdraw() ?? true else { return nil }
+        if request.context.observation != nil { report(delay, after: outcome, attempt: retry, of: request) }
         return delay
+    }
+
+    /// Tells the call's observer that attempt `number`'s `outcome` is retried after `delay`.
+    private func report(
+        _ delay: Duration, after outcome: RetryPolicy.Outcome, attempt number: Int, of request: HTTPRequest
+    ) {
+        var attempt = request
+        attempt.context.attempt = number
+        switch outcome {
+        case .response(let head):
+            attempt.report(.retryScheduled, status: head.status, delay: delay, detail: "status \(head.status.code)")
+        case .failure(let error):
+            attempt.report(
+                .retryScheduled, error: error, delay: delay, detail: error is HTTPTimeoutError ? "timeout" : "error")
+        }
     }
 
     /// The request as every attempt sends it: with an `Idempotency-Key` when the policy adds one

@@ -91,6 +91,11 @@ public struct StandardOptions: Sendable {
     /// call holds one slot for all its copies. `nil` (none) by default; make it on ``clock`` for
     /// tests.
     public var hedging: HedgingMiddleware?
+    /// Who sees each call's events (`HTTPObserver`): `ObserverMiddleware.call(_:)` outermost,
+    /// outside every built-in layer and every inserted one, and `ObserverMiddleware.attempt()`
+    /// just inside hedging, outside logging, so each attempt and each hedged copy is reported
+    /// with its transfer metrics. `nil` (none) by default.
+    public var observer: (any HTTPObserver)?
     /// Logging; `nil` (none) by default.
     public var logging: Logging?
     /// Response decoding; `GzipOptions.default` by default, `nil` for none.

@@ -4,6 +4,7 @@ public import HTTPPipelineCache
 public import HTTPPipelineCircuitBreaker
 public import HTTPPipelineConcurrencyLimit
 public import HTTPPipelineCookies
+public import HTTPPipelineEvents
 public import HTTPPipelineGzip
 public import HTTPPipelineHeaders
 public import HTTPPipelineHedging
@@ -87,6 +88,8 @@ public enum StandardPipeline {
         let hedging = options.hedging
         let logging = options.logging.map { LoggingMiddleware(level: $0.level, sink: $0.sink, redaction: $0.redaction) }
         let gzip = options.gzip.map { GzipMiddleware($0) }
+        let observed = options.observer.map { ObserverMiddleware.call($0) }
+        let attempts = options.observer.map { _ in ObserverMiddleware.attempt() }
         // The plugins bind when built (`BindsWhenBuilt`): one async call per layer present and
         // none for a layer left out.
         return Pipeline(transport: transport) {
@@ -94,6 +97,7 @@ public enum StandardPipeline {
             // built-in layers alone; with insertions, one run-time stack. A plugin that joins the
             // stack goes in both, in the same place.
             if options.insertions.isEmpty {
+                observed
                 deadline
                 headers
                 limit
@@ -105,12 +109,13 @@ public enum StandardPipeline {
                 cookies
                 cache
                 hedging
+                attempts
                 logging
                 gzip
             } else {
                 stack(
-                    deadline, headers, limit, redirects, retry, breaker, attempt, auth, cookies, cache, hedging,
-                    logging, gzip, inserting: options)
+                    observed, deadline, headers, limit, redirects, retry, breaker, attempt, auth, cookies, cache,
+                    hedging, attempts, logging, gzip, inserting: options)
             }
         }
     }
@@ -119,6 +124,7 @@ public enum StandardPipeline {
     /// run-time stack.
     @usableFromInline
     static func stack(
+        _ observed: ObserverMiddleware?,
         _ deadline: TimeoutMiddleware?,
         _ headers: DefaultHeaders?,
         _ limit: ConcurrencyLimitMiddleware?,
@@ -130,6 +136,7 @@ public enum StandardPipeline {
         _ cookies: CookieMiddleware?,
         _ cache: CacheMiddleware?,
         _ hedging: HedgingMiddleware?,
+        _ attempts: ObserverMiddleware?,
         _ logging: LoggingMiddleware?,
         _ gzip: GzipMiddleware?,
         inserting options: StandardOptions
@@ -137,7 +144,8 @@ public enum StandardPipeline {
         func inserted(_ point: StandardOptions.InsertionPoint) -> [any HTTPMiddleware] {
             options.insertions[point] ?? []
         }
-        var layers = inserted(.outermost)
+        var layers: [any HTTPMiddleware] = observed.map { [$0] } ?? []
+        layers += inserted(.outermost)
         if let deadline { layers.append(deadline) }
         if let headers { layers.append(headers) }
         if let limit { layers.append(limit) }
@@ -151,6 +159,7 @@ public enum StandardPipeline {
         if let cookies { layers.append(cookies) }
         if let cache { layers.append(cache) }
         if let hedging { layers.append(hedging) }
+        if let attempts { layers.append(attempts) }
         layers += inserted(.insideAuth)
         if let logging { layers.append(logging) }
         if let gzip { layers.append(gzip) }
