@@ -49,6 +49,8 @@ final class SessionExchange: Sendable {
         /// The session asked for credentials after loading the whole response, and the refusal
         /// ends the task as cancelled.
         var challenged = false
+        /// The body's bytes handed up so far, published to the record when the transfer ends.
+        var bodyBytes: Int64 = 0
     }
 
     private let state = Locked(State())
@@ -152,6 +154,7 @@ final class SessionExchange: Sendable {
                 state.dropped = true
                 return (nil, false, true)
             }
+            state.bodyBytes += Int64(data.count)
             // After bytes could not be kept, none may follow them: the body ends in that error.
             guard state.spillError == nil else { return (nil, false, false) }
             if let waiter = state.readWaiter {
@@ -174,7 +177,6 @@ final class SessionExchange: Sendable {
             }
         }
         guard !dropped else { return }
-        record.update { $0.bodyBytesDecoded = ($0.bodyBytesDecoded ?? 0) + Int64(data.count) }
         waiter?.resume(returning: data)
         if failedSpill { cancelTransfer() }
         guard let progress else { return }
@@ -203,10 +205,11 @@ final class SessionExchange: Sendable {
     /// or unusable without `didReceive(response:)`, and that 3xx is the answer.
     func complete(_ error: (any Error)?, lateHead: HTTPURLResponse? = nil, bytesSent: Int64? = nil) {
         let elapsed = started.duration(to: .now)
+        let bodyBytes = state.withLock { $0.bodyBytes }
         record.update { metrics in
             metrics.lastByte = elapsed
             if metrics.firstByte == nil, lateHead != nil { metrics.firstByte = elapsed }
-            if metrics.bodyBytesDecoded == nil { metrics.bodyBytesDecoded = 0 }
+            metrics.bodyBytesDecoded = bodyBytes
             if let bytesSent { metrics.bytesSent = bytesSent }
         }
         let (headWaiter, readWaiter, end, head) = state.withLock { state in
