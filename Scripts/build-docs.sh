@@ -23,7 +23,7 @@ modules=(
     HTTPPipeline HTTPPipelineTesting HTTPPipelineHeaders HTTPPipelineLogging HTTPPipelineRetry
     HTTPPipelineAuth HTTPPipelineGzip HTTPPipelineStandard HTTPPipelineAPI
     HTTPPipelineRedirect HTTPPipelineTimeout HTTPPipelineCassette HTTPPipelineConcurrencyLimit
-    HTTPPipelineCircuitBreaker HTTPPipelineHedging HTTPPipelineCache HTTPPipelineCookies HTTPPipelineTracing HTTPPipelineCurl HTTPPipelineURLSession HTTPPipelineRedaction HTTPPipelineZlib
+    HTTPPipelineCircuitBreaker HTTPPipelineHedging HTTPPipelineCache HTTPPipelineCookies HTTPPipelineTracing HTTPPipelineEvents HTTPPipelineCurl HTTPPipelineURLSession HTTPPipelineRedaction HTTPPipelineZlib
 )
 catalog() {
     for root in Sources Plugins; do

@@ -49,8 +49,10 @@ struct Options {
           cookies  the cookie jar: the Cookie field for a request with 3,000 cookies stored
                    (cookies_match_ns) against an empty jar; storing a Set-Cookie; the middleware's
                    cost per call
-          tracing  W3C trace context: what TraceContextMiddleware.call() and .attempt() add to a
-                   call (tracecontext_added_ns), against a no-op layer in the same run
+          tracing  W3C trace context and events: what TraceContextMiddleware.call() and .attempt()
+                   add to a call (tracecontext_added_ns), and ObserverMiddleware.call(_:) and
+                   .attempt() with a counting observer (observer_added_ns), against a no-op
+                   layer in the same run
 
         Options:
           --suite NAME        one suite: \(suites.joined(separator: ", "))

@@ -71,12 +71,17 @@ func showAuth(server: LoopbackServer, transport: URLSessionTransport) async thro
     let tokens = DemoTokenServer()
     tokens.install(on: server)
     // The token endpoint is called through a pipeline *without* the auth middleware.
-    let tokenClient = Pipeline(transport: transport) { LoggingMiddleware(level: .basic, sink: InMemoryLogSink()) }
+    let tokenClient = Pipeline(transport: transport) {
+        demoCallObserver()
+        LoggingMiddleware(level: .basic, sink: InMemoryLogSink())
+    }
     let source = DemoCredentialSource(
         tokenEndpoint: server.baseURL.appendingPathComponent("token"), transport: tokenClient)
     let sink = InMemoryLogSink()
     let pipeline = Pipeline(transport: transport) {
+        demoCallObserver()
         AuthMiddleware(source: source)
+        demoAttemptObserver()  // each send: the first, and the one after a refresh
         LoggingMiddleware(level: .basic, sink: sink)
     }
     heading("Auth: 20 concurrent requests meet an expired token")

@@ -24,7 +24,8 @@ func showCatalogCache() async throws {
         try StandardPipeline.build(
             over: transport,
             options: StandardOptions(
-                headers: [.fixed("User-Agent", "pipeline-demo/1.0")], credentials: MemberToken(), cache: cache))
+                headers: [.fixed("User-Agent", "pipeline-demo/1.0")], credentials: MemberToken(), cache: cache
+            ).observedByDemo())
     }
     defer { library.stop() }
 

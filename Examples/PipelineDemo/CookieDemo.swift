@@ -63,5 +63,5 @@ func showCookieLogin() async throws -> [CookieDemoResult] {
 
 /// The standard stack over `transport` with `cookies`.
 private func build(over transport: some HTTPTransport, cookies: CookieMiddleware) throws -> any HTTPTransport {
-    try StandardPipeline.build(over: transport, options: StandardOptions(cookies: cookies))
+    try StandardPipeline.build(over: transport, options: StandardOptions(cookies: cookies).observedByDemo())
 }

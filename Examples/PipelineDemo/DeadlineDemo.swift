@@ -23,8 +23,10 @@ func showDeadline(server: LoopbackServer, transport: URLSessionTransport) async 
     server.route("GET", "/search", .init(body: Data("[]".utf8), delay: .seconds(5)))
     let sink = InMemoryLogSink()
     let pipeline = Pipeline(transport: transport) {
+        demoCallObserver()
         TimeoutMiddleware.deadline(.seconds(1))  // the whole call, every attempt and wait
         RetryMiddleware(policy: .default)  // never waits past the deadline
+        demoAttemptObserver()
         LoggingMiddleware(level: .basic, sink: sink)  // each attempt
     }
     heading("Deadlines: a slow search cut at 1 s")

@@ -29,7 +29,9 @@ func showHedging(server: LoopbackServer, transport: URLSessionTransport) async t
         return .init(body: Data("[]".utf8), delay: number % 20 == 0 ? .seconds(1) : .milliseconds(10))
     }
     let hedged = Pipeline(transport: transport) {
+        demoCallObserver()
         HedgingMiddleware(policy: .after(.milliseconds(25)))  // a second copy after 25 ms, ≤ 10 % extra
+        demoAttemptObserver()  // each copy
     }
     heading("Hedging: every 20th request stalls for 1 s")
     print("   \(hedged)")

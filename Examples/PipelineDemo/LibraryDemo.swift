@@ -29,7 +29,7 @@ func showLibrary() async throws {
                 headers: [.fixed("User-Agent", "pipeline-demo/1.0")],
                 credentials: MemberToken(),
                 logging: .init(level: .basic, sink: sink)
-            ))
+            ).observedByDemo())
     }
     defer { library.stop() }
     let wait = library.delay.milliseconds

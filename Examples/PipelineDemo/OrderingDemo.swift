@@ -25,7 +25,7 @@ func showOrdering(server: LoopbackServer, transport: URLSessionTransport) throws
             headers: [.fixed("User-Agent", "pipeline-demo/1.0")],
             credentials: NoTokens(),
             logging: .init(level: .basic, sink: InMemoryLogSink())
-        ))
+        ).observedByDemo())
     heading("Ordering: the standard stack, and a mis-ordered one")
     print("   \(standard)")
     print("   diagnostics: \(standard.orderingDiagnostics.isEmpty ? "none" : "\(standard.orderingDiagnostics.count)")")

@@ -16,6 +16,7 @@ func showPlugins(server: LoopbackServer, transport: URLSessionTransport) async t
     let queryToken = "demo-query-token-42ab"
     let sink = InMemoryLogSink()
     let pipeline = try Pipeline(transport: transport) {
+        demoCallObserver()
         try DefaultHeaders([
             .fixed("User-Agent", "pipeline-demo/1.0"),
             .fixed("Accept", "application/json"),

@@ -33,8 +33,10 @@ func showRedirect(server: LoopbackServer, transport: URLSessionTransport) async 
 
     let sink = InMemoryLogSink()
     let pipeline = Pipeline(transport: transport) {
+        demoCallObserver()
         RedirectMiddleware()  // outside: each hop goes through the layers below
         AuthMiddleware(source: MemberCard())  // the credential only for the API's origin
+        demoAttemptObserver()  // each hop
         LoggingMiddleware(level: .headers, sink: sink)  // one record per hop
     }
     heading("Redirects: a cover moved to another origin")

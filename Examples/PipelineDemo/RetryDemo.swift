@@ -20,7 +20,9 @@ func showRetry(server: LoopbackServer, transport: URLSessionTransport) async thr
     let policy = RetryPolicy.attempts(
         4, backoff: .exponential(base: .milliseconds(40), cap: .milliseconds(200), jitter: .none))
     let pipeline = Pipeline(transport: transport) {
+        demoCallObserver()
         RetryMiddleware(policy: policy)
+        demoAttemptObserver()
         LoggingMiddleware(level: .basic, sink: sink)
     }
     heading("Retry: a route that fails twice, then answers")

@@ -39,8 +39,10 @@ func storm(calls: Int, limited: Bool, auth: AuthOptions = .default) async throws
     configuration.httpMaximumConnectionsPerHost = 16
     let transport = URLSessionTransport(session: URLSession(configuration: configuration))
     let pipeline = Pipeline(transport: transport) {
+        demoCallObserver()
         if limited { ConcurrencyLimitMiddleware(limit: 8) }  // above auth: queued calls take the new token
         AuthMiddleware(source: source, options: auth)
+        demoAttemptObserver()
     }
     let shelf = server.baseURL.appendingPathComponent("me/shelf")
     let clock = ContinuousClock()

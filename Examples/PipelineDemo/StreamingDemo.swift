@@ -50,7 +50,7 @@ func showStreaming(
     let gzip = streamingGzipOptions(decodedBytes: body.decodedBytes)
     let pipeline = try StandardPipeline.build(
         over: transport,
-        options: StandardOptions(retry: retry, logging: .init(level: .basic, sink: sink), gzip: gzip))
+        options: StandardOptions(retry: retry, logging: .init(level: .basic, sink: sink), gzip: gzip).observedByDemo())
     heading("Streaming: a \(mebibytes) MiB gzip download to a file", also: ["StreamingDemo+Support.swift"])
     print("   \(pipeline)")
     print(

@@ -72,12 +72,14 @@ func runDemo() async throws {
     let transport = URLSessionTransport()
 
     let stampOutside = Pipeline(transport: transport) {
+        demoCallObserver()
         HeaderStamp(client: "pipeline-demo", report: report)
         TimingLog(report: report)
     }
     await show("HeaderStamp outside TimingLog", stampOutside, server: server, report: report)
 
     let stampInside = Pipeline(transport: transport) {
+        demoCallObserver()
         TimingLog(report: report)
         HeaderStamp(client: "pipeline-demo", report: report)
     }
@@ -106,6 +108,7 @@ func runDemo() async throws {
     try await showLibrary()
     try await showCatalogCache()
     try await showCookieLogin()
+    showMetrics()
 }
 
 let finished = DispatchSemaphore(value: 0)

@@ -1,7 +1,7 @@
 public import HTTPPipeline
 import HTTPPipelineRedaction
 
-/// Puts an ``HTTPPipeline/HTTPObserver`` on each call, and reports each call's and each attempt's
+/// Puts an `HTTPObserver` on each call, and reports each call's and each attempt's
 /// start and end to it; the plugins inside report what they decide on the way.
 ///
 /// Two placements, like the timeouts': ``call(_:)`` once per call, outermost, which starts the
@@ -62,7 +62,7 @@ public struct ObserverMiddleware: HTTPMiddleware, PlacementDeclaring {
         switch placement {
         case .call(let observer):
             var request = request
-            request.context.observation = HTTPObservation(observer: observer)
+            request.context.observation = HTTPObservation(observer: observer, url: request.url)
             request.report(.callStarted)
             return try await observing(request, ending: .callFinished, next: next)
         case .attempt:

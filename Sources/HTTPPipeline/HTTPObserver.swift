@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Sees what a pipeline does for each call: the call and each attempt starting and ending, and
 /// what the plugins decide on the way (a retry scheduled, a token refreshed, a redirect followed,
 /// a cached answer served, a wait for a slot, a breaker opening, a hedged copy sent).
@@ -36,21 +38,28 @@ public protocol HTTPObserver: Sendable {
 
 /// The observer a call reports to, and which call it is: set in the request's context by
 /// `ObserverMiddleware.call(_:)`, read by ``HTTPRequest/report(_:status:error:duration:delay:detail:metrics:)``.
-public struct HTTPObservation: Sendable {
+public final class HTTPObservation: Sendable {
     /// Who sees the call's events.
     public let observer: any HTTPObserver
     /// The call the events belong to.
     public let call: HTTPCallID
-    /// When the call started, in ``MonotonicTime``.
+    /// When the call started, in monotonic time.
     @usableFromInline let start: Duration
+    /// The URL the call was made to, and its origin, worked out once: most events are about it.
+    @usableFromInline let url: URL
+    @usableFromInline let origin: HTTPOrigin?
 
-    /// An observation of a new call, starting now.
+    /// An observation of a new call to `url`, starting now.
     ///
-    /// - Parameter observer: Who sees the call's events.
-    public init(observer: any HTTPObserver) {
+    /// - Parameters:
+    ///   - observer: Who sees the call's events.
+    ///   - url: The URL the call is made to.
+    public init(observer: any HTTPObserver, url: URL) {
         self.observer = observer
         call = HTTPCallID.next()
         start = MonotonicTime.now()
+        self.url = url
+        origin = HTTPOrigin(url)
     }
 }
 
@@ -95,7 +104,8 @@ extension HTTPRequest {
         observation.observer.observe(
             HTTPEvent(
                 kind, call: observation.call, attempt: context.attempt,
-                elapsed: MonotonicTime.now() - observation.start, method: method, origin: HTTPOrigin(url),
+                elapsed: MonotonicTime.now() - observation.start, method: method,
+                origin: url == observation.url ? observation.origin : HTTPOrigin(url),
                 status: status, error: error, duration: duration, delay: delay, detail: detail(), metrics: metrics))
     }
 }

@@ -1,6 +1,6 @@
 public import HTTPPipeline
 
-/// An ``HTTPPipeline/HTTPObserver`` that keeps every event, to check in a test which events a
+/// An `HTTPObserver` that keeps every event, to check in a test which events a
 /// call reported and in what order.
 ///
 /// Each event shows as one line: its kind, then `#` and the attempt's number, the status, and

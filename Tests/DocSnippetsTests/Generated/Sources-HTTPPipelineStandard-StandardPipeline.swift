@@ -10,19 +10,19 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 20)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 21)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 21)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 22)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 22)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 23)
 import Testing
 #sourceLocation()
 
-// Sources/HTTPPipelineStandard/StandardPipeline.swift:20
-@MainActor private func snippetAtLine20() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 24)
+// Sources/HTTPPipelineStandard/StandardPipeline.swift:21
+@MainActor private func snippetAtLine21() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/StandardPipeline.swift", line: 25)
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: StandardOptions(
     headers: [.fixed("User-Agent", "Shelf/2.3")],
     credentials: tokenStore,
