@@ -29,7 +29,8 @@ import Testing
         }
         _ = try await outsideClient.send(HTTPRequest(url: Self.url))
 
-        #expect(inside.lines().filter { $0.hasPrefix("attempt.started") } == ["attempt.started #1", "attempt.started #2"])
+        #expect(
+            inside.lines().filter { $0.hasPrefix("attempt.started") } == ["attempt.started #1", "attempt.started #2"])
         #expect(outside.lines().filter { $0.hasPrefix("attempt.started") } == ["attempt.started"])
         #expect(
             outsideClient.orderingDiagnostics.map(\.layer) == ["ObserverMiddleware"],

@@ -14,7 +14,8 @@ import Testing
 
     @Test func theObserverLayersSitOutermostAndJustInsideHedgingInBothBuildBranches() throws {
         let clock = ManualClock()
-        var options = StandardOptions(hedging: HedgingMiddleware(policy: .after(.seconds(1)), clock: clock), clock: clock)
+        var options = StandardOptions(
+            hedging: HedgingMiddleware(policy: .after(.seconds(1)), clock: clock), clock: clock)
         options.observer = EventLog()
         let inlined = try StandardPipeline.build(over: ScriptedTransport([]), options: options)
         let expected = [
