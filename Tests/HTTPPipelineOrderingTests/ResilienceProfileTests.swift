@@ -105,7 +105,13 @@ import Testing
         let armed = await eventually {
             transport.requests.count == 1 && (clock.pendingDeadlines + clock.pendingTimers).contains(hedgeAt)
         }
-        #expect(armed, "the first attempt is out and the hedge waits for 300 ms")
+        #expect(
+            armed,
+            """
+            the first attempt is out and the hedge waits for 300 ms: \(transport.requests.count) sent, \
+            timers \(clock.pendingTimers.map { $0.offset }), deadlines \(clock.pendingDeadlines.map { $0.offset }), \
+            hedge at \(hedgeAt.offset)
+            """)
         if !armed { call.cancel() }
         clock.advance(to: hedgeAt)
         let response = try await call.value
