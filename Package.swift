@@ -230,9 +230,16 @@ let package = Package(
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
         ),
+        // The C floor of the curl measurements: libcurl's easy API in a loop, bound at run time.
+        .target(
+            name: "CCurlLoop",
+            path: "Benchmarks/CCurlLoop",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         .executableTarget(
             name: "pipeline-bench",
             dependencies: [
+                "CCurlLoop",
                 "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",

@@ -6,7 +6,7 @@ struct Options {
     /// The suites `--suite` accepts, in the order `all` runs them (`standard` runs within `plugins`).
     static let suites = [
         "all", "chains", "logging", "plugins", "standard", "gzip", "soak", "e2e", "stream", "file", "replay",
-        "resilience", "curl", "cache", "cookies", "tracing",
+        "resilience", "curl", "curl-floor", "cache", "cookies", "tracing",
     ]
 
     /// What `--help` prints.
@@ -44,6 +44,13 @@ struct Options {
                    loopback: 1,000 concurrent calls with a stale token, a 50 ms token endpoint,
                    through auth alone and with a concurrency limit of 8 above it (round trips
                    per call, wall time ratio)
+          curl-floor CurlTransport against a C loop over libcurl's easy API, same requests, one
+                   at a time (against --nginx when given, else the loopback server): CPU time and
+                   voluntary context switches per request, by default and from a task preferring
+                   the engine's executor (curl_cpu_ratio_to_c_loop, curl_context_switches_per_request);
+                   the standard pipeline over it against the bare transport, without and with a
+                   30 s deadline (standard_over_curl_ratio, standard_deadline_over_curl_ratio);
+                   --curl-floor-requests per measurement (default 4000)
           cache    the HTTP cache: a fresh hit from the memory and the disk store against the
                    network round trip; 100 concurrent misses; 1 GiB into and out of a disk store
           cookies  the cookie jar: the Cookie field for a request with 3,000 cookies stored
@@ -67,6 +74,7 @@ struct Options {
           --soak-requests N   requests the soak sends (default 100000)
           --e2e-requests N    requests per round of e2e (default 500)
           --curl-requests N   requests the curl soak sends (default 10000)
+          --curl-floor-requests N  requests per measurement of the curl-floor suite (default 4000)
           --stream-mib N      decoded MiB each stream download carries (default 1024)
           --nginx URL         e2e against this nginx too, and the curl soak against it instead of
                               the loopback server (or NGINX_URL in the environment; an nginx
@@ -106,6 +114,7 @@ struct Options {
     var suite = "all"
     var soakRequests = 100_000
     var curlRequests = 10_000
+    var curlFloorRequests = 4_000
     var endToEndRequests = 500
     var streamMebibytes = 1_024
     var endToEndClient: String?
@@ -157,6 +166,7 @@ struct Options {
                 suiteGiven = true
             case "--soak-requests": soakRequests = try count(argument)
             case "--curl-requests": curlRequests = try count(argument)
+            case "--curl-floor-requests": curlFloorRequests = try count(argument)
             case "--e2e-requests": endToEndRequests = try count(argument)
             case "--stream-mib": streamMebibytes = try count(argument)
             case "--e2e-client":

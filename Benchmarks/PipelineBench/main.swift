@@ -120,6 +120,10 @@ func run(_ options: Options) async {
     if options.suite == "all" || options.suite == "replay" {
         report.extra += await ReplayBench.measurements(rounds: options.rounds)
     }
+    if options.suite == "all" || options.suite == "curl-floor" {
+        report.extra += await CurlFloorBench.measurements(
+            nginx: options.nginx, requests: options.curlFloorRequests, rounds: options.rounds, failed: &failed)
+    }
     if options.suite == "all" || options.suite == "resilience" {
         report.extra += await StormBench.measurements(failed: &failed)
         report.extra += await HedgeBench.measurements(

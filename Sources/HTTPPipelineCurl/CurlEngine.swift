@@ -10,7 +10,12 @@ import Synchronization
 /// it with `curl_multi_wakeup`, the one multi call libcurl documents as safe from any thread.
 /// The thread sleeps in `curl_multi_poll`, so it costs nothing while idle, and an async caller
 /// never blocks a thread of the cooperative pool.
-final class CurlEngine: Sendable {
+///
+/// The engine is also a `TaskExecutor`: a task that prefers it (`withTaskExecutorPreference`,
+/// through ``CurlTransport/taskExecutor``) runs on this thread between polls, so a transfer that
+/// ends resumes its caller here, without waking a thread of the pool, and the caller's next
+/// request is queued without waking this one.
+final class CurlEngine: TaskExecutor, Sendable {
     /// A direction of a paused transfer.
     enum Direction: Sendable {
         case receive
@@ -21,6 +26,8 @@ final class CurlEngine: Sendable {
         case add(CurlTransfer)
         case cancel(CurlTransfer)
         case resume(CurlTransfer, Direction)
+        /// A job of a task that prefers the engine as its executor.
+        case run(UnownedJob)
         case shutdown
     }
 
@@ -94,15 +101,25 @@ final class CurlEngine: Sendable {
     func resume(_ transfer: CurlTransfer, _ direction: Direction) { post(.resume(transfer, direction)) }
     func shutdown() { post(.shutdown) }
 
-    private func post(_ command: Command) {
+    /// Runs a job of a task that prefers this executor on the engine's thread, after the
+    /// commands queued before it; once the thread has ended, on the global concurrent executor.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if !post(.run(job)) { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+    }
+
+    /// Queues a command; `false` when the thread has ended and nothing will take it.
+    @discardableResult
+    private func post(_ command: Command) -> Bool {
         inbox.withLock { inbox in
             // After the thread ended, a late command (a body dropped, an upload's last chunk)
             // has nothing to act on. The wake-up goes under the lock, so the thread cannot clean
             // the multi handle up between the check and the call.
-            guard !inbox.ended else { return }
+            guard !inbox.ended else { return false }
             inbox.commands.append(command)
             queued.add(1, ordering: .sequentiallyConsistent)
             if sleeping.load(ordering: .sequentiallyConsistent) { curl_multi_wakeup(multi.handle) }
+            return true
         }
     }
 
@@ -139,9 +156,15 @@ final class CurlEngine: Sendable {
         }
     }
 
-    /// The thread is ending (engine thread): no command is taken after this.
+    /// The thread is ending (engine thread): no command is taken after this. The jobs still
+    /// queued run on the global concurrent executor instead: a task is never left unresumed.
     func end() {
-        inbox.withLock { $0.ended = true }
+        let left = inbox.withLock { inbox -> [Command] in
+            inbox.ended = true
+            defer { inbox.commands = [] }
+            return inbox.commands
+        }
+        for case .run(let job) in left { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         #if os(Linux)
         threadID.withLock { $0 = nil }
         #endif

@@ -83,6 +83,8 @@ final class CurlEventLoop {
             remove(easy, ending: .failure(CancellationError()))
         case .resume(let transfer, let direction):
             active[ObjectIdentifier(transfer)]?.resume(direction)
+        case .run(let job):
+            job.runSynchronously(on: engine.asUnownedTaskExecutor())
         case .shutdown:
             stopping = true
         }

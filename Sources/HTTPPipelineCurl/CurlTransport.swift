@@ -86,6 +86,34 @@ public struct CurlTransport: HTTPTransport {
         owner = configuration.map { CurlEngineOwner(configuration: $0) } ?? CurlEngineOwner.shared
     }
 
+    /// The engine's thread as a task executor: a task that prefers it runs there, between the
+    /// engine's polls, so each request it sends is queued and each response resumes it without
+    /// waking another thread. Use it for a task that sends requests one after another and does
+    /// little else between them; code that runs long or blocks there holds up every transfer of
+    /// the engine. Without the libcurl runtime, the global concurrent executor.
+    ///
+    /// ```swift
+    /// import HTTPPipeline
+    /// import HTTPPipelineCurl
+    ///
+    /// func fetchAll(_ urls: [URL], through transport: CurlTransport) async throws -> [Data] {
+    ///     try await withTaskExecutorPreference(transport.taskExecutor) {
+    ///         var bodies: [Data] = []
+    ///         for url in urls {
+    ///             let response = try await transport.send(HTTPRequest(url: url))
+    ///             bodies.append(try await response.body.collect(upTo: 1 << 20))
+    ///         }
+    ///         return bodies
+    ///     }
+    /// }
+    /// ```
+    public var taskExecutor: any TaskExecutor {
+        switch owner.engine {
+        case .success(let engine): engine
+        case .failure: globalConcurrentExecutor
+        }
+    }
+
     /// Sends a request with libcurl.
     ///
     /// - Parameter request: The request to send.

@@ -23,3 +23,17 @@ let pipeline = Pipeline(transport: CurlTransport()) {
 #sourceLocation()
 _ = pipeline
 }
+
+// Sources/HTTPPipelineCurl/CurlTransport.swift:96
+#sourceLocation(file: "Sources/HTTPPipelineCurl/CurlTransport.swift", line: 99)
+private func fetchAll(_ urls: [URL], through transport: CurlTransport) async throws -> [Data] {
+    try await withTaskExecutorPreference(transport.taskExecutor) {
+        var bodies: [Data] = []
+        for url in urls {
+            let response = try await transport.send(HTTPRequest(url: url))
+            bodies.append(try await response.body.collect(upTo: 1 << 20))
+        }
+        return bodies
+    }
+}
+#sourceLocation()
