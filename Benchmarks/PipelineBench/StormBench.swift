@@ -2,6 +2,7 @@ import Foundation
 import HTTPPipeline
 import HTTPPipelineAuth
 import HTTPPipelineConcurrencyLimit
+import HTTPPipelineStandard
 import HTTPPipelineTesting
 import HTTPPipelineTimeout
 import HTTPPipelineURLSession
@@ -56,6 +57,52 @@ enum StormBench {
         }
     }
 
+    /// One storm through the standard stack as `StandardOptions` builds it by default (with the
+    /// credentials): the round trips per call.
+    static func defaultStorm(requests: Int, refreshLatency: Duration) async throws -> (Double, Int) {
+        let server = try Server(refreshLatency: refreshLatency)
+        defer { server.loopback.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 16
+        let transport = URLSessionTransport(session: URLSession(configuration: configuration))
+        let tokens = Tokens(endpoint: server.loopback.baseURL.appendingPathComponent("token"))
+        let pipeline = try StandardPipeline.build(
+            over: transport, options: StandardOptions(totalTimeout: .seconds(60), credentials: tokens))
+        let url = server.loopback.baseURL.appendingPathComponent("storm")
+        let succeeded = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<requests {
+                group.addTask { (try? await pipeline.send(HTTPRequest(url: url)).status) == 200 }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        return (Double(server.stormRequests) / Double(requests), succeeded)
+    }
+
+    /// 8 tasks through the standard stack with its default limit against the same stack without
+    /// a limit, requests per second in alternating blocks (against nginx when given).
+    static func eightTasksRatio(nginx: URL?, requests: Int) async throws -> Double {
+        let (server, url) = try EndToEndBench.target(nginx: nginx)
+        defer { server.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 8
+        let transport = URLSessionTransport(session: URLSession(configuration: configuration))
+        let limited = try StandardPipeline.build(over: transport, options: StandardOptions())
+        let unlimited = try StandardPipeline.build(over: transport, options: StandardOptions(concurrencyLimit: nil))
+        let request = HTTPRequest(url: url)
+        for client in [limited, unlimited] as [any HTTPTransport] {
+            _ = try await EndToEndBench.run(client, request, requests: 400, tasks: 8)
+        }
+        var seconds: (limited: Double, unlimited: Double) = (0, 0)
+        let block = 400
+        for index in 0..<max(requests / block, 1) {
+            for first in index.isMultiple(of: 2) ? [true, false] : [false, true] {
+                let rate = try await EndToEndBench.run(first ? limited : unlimited, request, requests: block, tasks: 8)
+                if first { seconds.limited += Double(block) / rate } else { seconds.unlimited += Double(block) / rate }
+            }
+        }
+        return seconds.unlimited / seconds.limited
+    }
+
     /// One storm: the round trips per call and the wall time.
     static func storm(limited: Bool, requests: Int, refreshLatency: Duration) async throws -> (Double, Duration, Int) {
         let server = try Server(refreshLatency: refreshLatency)
@@ -88,7 +135,8 @@ enum StormBench {
     /// (goal ≤ 0.75), with the figures they come from: `rounds` storms of each kind, alternating,
     /// the median wall time of each kind and the worst round trips kept.
     static func measurements(
-        requests: Int = 1_000, refreshLatency: Duration = .milliseconds(50), rounds: Int = 3, failed: inout Bool
+        requests: Int = 1_000, refreshLatency: Duration = .milliseconds(50), rounds: Int = 3, nginx: URL? = nil,
+        failed: inout Bool
     ) async -> [(String, Double)] {
         var walls: [Bool: [Double]] = [:]
         var trips: [Bool: Double] = [:]
@@ -107,6 +155,21 @@ enum StormBench {
             failed = true
             return []
         }
+        var defaults: [(String, Double)] = []
+        do {
+            var worst = 0.0
+            for _ in 0..<max(rounds, 1) {
+                let (roundTrips, succeeded) = try await defaultStorm(requests: requests, refreshLatency: refreshLatency)
+                if succeeded != requests { failed = true }
+                worst = max(worst, roundTrips)
+            }
+            defaults.append(("storm_default_round_trips_per_request", worst))
+            defaults.append(
+                ("e2e_standard_8tasks_ratio_to_unlimited", try await eightTasksRatio(nginx: nginx, requests: 8_000)))
+        } catch {
+            FileHandle.standardError.write(Data("storm with the defaults: \(error)\n".utf8))
+            failed = true
+        }
         let unlimited = ReplayBench.median(walls[false] ?? [])
         let limited = ReplayBench.median(walls[true] ?? [])
         return [
@@ -117,6 +180,6 @@ enum StormBench {
             ("storm_unlimited_wall_ms", unlimited),
             ("storm_limited_wall_ms", limited),
             ("storm_wall_ratio_to_unlimited", unlimited > 0 ? limited / unlimited : 0),
-        ]
+        ] + defaults
     }
 }

@@ -125,7 +125,7 @@ func run(_ options: Options) async {
             nginx: options.nginx, requests: options.curlFloorRequests, rounds: options.rounds, failed: &failed)
     }
     if options.suite == "all" || options.suite == "resilience" {
-        report.extra += await StormBench.measurements(failed: &failed)
+        report.extra += await StormBench.measurements(nginx: options.nginx, failed: &failed)
         report.extra += await HedgeBench.measurements(
             iterations: max(options.iterations / 10, 1), rounds: options.rounds, failed: &failed)
     }

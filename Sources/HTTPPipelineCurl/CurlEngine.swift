@@ -59,6 +59,9 @@ final class CurlEngine: TaskExecutor, Sendable {
     /// left waiting for a thread that went to sleep.
     private let sleeping = Atomic<Bool>(false)
     private let sleptThroughCommands = Atomic<Int>(0)
+    /// When the oldest command not taken yet was queued (uptime nanoseconds): a poll that ran
+    /// its course is a lost wake-up only if a command waited through most of it.
+    private let oldestQueuedAt = Atomic<UInt64>(0)
     #if os(Linux)
     /// The engine's thread, once it runs: for ``threadCPUTime``.
     private let threadID = Locked<pthread_t?>(nil)
@@ -117,6 +120,9 @@ final class CurlEngine: TaskExecutor, Sendable {
             // the multi handle up between the check and the call.
             guard !inbox.ended else { return false }
             inbox.commands.append(command)
+            if inbox.commands.count == 1 {
+                oldestQueuedAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            }
             queued.add(1, ordering: .sequentiallyConsistent)
             if sleeping.load(ordering: .sequentiallyConsistent) { curl_multi_wakeup(multi.handle) }
             return true
@@ -134,10 +140,12 @@ final class CurlEngine: TaskExecutor, Sendable {
         guard !hasCommands else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         curl_multi_poll(multi.handle, nil, 0, Int32(milliseconds), nil)
-        // A command queued while the thread slept ends the poll at once; one still waiting after
-        // a long poll ran its whole course was never woken for.
-        if milliseconds >= 100, hasCommands,
-            DispatchTime.now().uptimeNanoseconds &- start >= UInt64(milliseconds) * 1_000_000
+        // A command queued while the thread slept ends the poll at once; one that waited 100 ms
+        // or more through a long poll that ran its whole course was never woken for. (One
+        // queued as the poll ran out on its own is not: a starved caller can post it just then.)
+        let now = DispatchTime.now().uptimeNanoseconds
+        if milliseconds >= 100, hasCommands, now &- start >= UInt64(milliseconds) * 1_000_000,
+            now &- oldestQueuedAt.load(ordering: .relaxed) >= 100_000_000
         {
             sleptThroughCommands.add(1, ordering: .relaxed)
         }

@@ -75,7 +75,7 @@ extension StandardOptions {
     /// options.insert(TimingLog(), at: .insideRetry)
     /// let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
     /// print(client)
-    /// // Pipeline(RequestStamp -> RetryMiddleware -> TimingLog -> AuthMiddleware -> GzipMiddleware -> URLSessionTransport)
+    /// // Pipeline(RequestStamp -> ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> TimingLog -> AuthMiddleware -> GzipMiddleware -> URLSessionTransport)
     /// ```
     ///
     /// An inserted layer is called through an existential, so it costs a little more than a layer

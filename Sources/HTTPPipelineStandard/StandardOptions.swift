@@ -46,10 +46,25 @@ public struct StandardOptions: Sendable {
     /// A bulkhead (`ConcurrencyLimitMiddleware`), inside the deadline and default headers,
     /// outside redirects, retry and auth: at most its limit of calls in flight, each holding its
     /// slot through its hops, attempts and waits, and taking its credential only when its turn
-    /// comes (so a storm of calls with a stale token sends few of them with it). `nil` (none) by
-    /// default. Made by you, so several pipelines can share one limit and you can read its
-    /// counts; make it on ``clock`` for tests.
+    /// comes (so a storm of calls with a stale token sends few of them with it). By default
+    /// ``defaultConcurrencyLimit()``, a new one for each options value; `nil` for none. Made by
+    /// you, so several pipelines can share one limit and you can read its counts; make it on
+    /// ``clock`` for tests.
     public var concurrencyLimit: ConcurrencyLimitMiddleware?
+
+    /// The limit the standard stack has unless told otherwise: at most
+    /// ``defaultConcurrencyLimitSlots`` calls in flight, the rest waiting their turn in a queue
+    /// long enough that no call is turned away (100,000), for as long as it takes.
+    ///
+    /// A storm of calls that meet an expired token then sends at most that many with it, where
+    /// without a limit every call goes out twice; and a client with fewer calls than slots in
+    /// flight never waits.
+    public static func defaultConcurrencyLimit() -> ConcurrencyLimitMiddleware {
+        ConcurrencyLimitMiddleware(limit: defaultConcurrencyLimitSlots, maximumQueueLength: 100_000)
+    }
+
+    /// How many calls the default limit lets through at once.
+    public static let defaultConcurrencyLimitSlots = 32
     /// How redirects are followed: `RedirectPolicy.default` (at most 10 hops, credentials and
     /// cookies removed when the origin changes, https to http refused) by default; `nil` hands
     /// every 3xx to the caller. The shipped transports do not follow redirects themselves.
@@ -111,7 +126,7 @@ public struct StandardOptions: Sendable {
     /// - Parameters:
     ///   - headers: Default headers.
     ///   - totalTimeout: The call's deadline, or `nil`.
-    ///   - concurrencyLimit: The bulkhead, or `nil`.
+    ///   - concurrencyLimit: The bulkhead (the default limit unless given), or `nil` for none.
     ///   - redirects: The redirect policy, or `nil`.
     ///   - retry: The retry policy, or `nil`.
     ///   - circuitBreaker: The circuit breaker, or `nil`.
@@ -128,7 +143,7 @@ public struct StandardOptions: Sendable {
     public init(
         headers: [DefaultHeaders.Header] = [],
         totalTimeout: Duration? = nil,
-        concurrencyLimit: ConcurrencyLimitMiddleware? = nil,
+        concurrencyLimit: ConcurrencyLimitMiddleware? = StandardOptions.defaultConcurrencyLimit(),
         redirects: RedirectPolicy? = .default,
         retry: RetryPolicy? = .default,
         circuitBreaker: CircuitBreakerMiddleware? = nil,

@@ -27,7 +27,7 @@ public import HTTPPipelineTimeout
 ///     credentials: tokenStore,
 ///     logging: .init(level: .basic, sink: StandardErrorLogSink())
 /// ))
-/// print(client)   // Pipeline(DefaultHeaders -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
+/// print(client)   // Pipeline(DefaultHeaders -> ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
 /// #expect(client.orderingDiagnostics.isEmpty)
 /// ```
 ///
@@ -35,9 +35,9 @@ public import HTTPPipelineTimeout
 /// `TimeoutMiddleware.deadline → DefaultHeaders → ConcurrencyLimitMiddleware → RedirectMiddleware
 /// → RetryMiddleware → CircuitBreakerMiddleware → TimeoutMiddleware.perAttempt → AuthMiddleware →
 /// CookieMiddleware → CacheMiddleware → HedgingMiddleware → LoggingMiddleware → GzipMiddleware →
-/// transport`, outermost first (the two timeouts, the limit, the breaker, the cookies, the cache
-/// and hedging only when set: ``StandardOptions/totalTimeout``,
-/// ``StandardOptions/concurrencyLimit``, ``StandardOptions/circuitBreaker``,
+/// transport`, outermost first (the limit by default, ``StandardOptions/concurrencyLimit``; the
+/// two timeouts, the breaker, the cookies, the cache and hedging only when set:
+/// ``StandardOptions/totalTimeout``, ``StandardOptions/circuitBreaker``,
 /// ``StandardOptions/attemptTimeout``, ``StandardOptions/cookies``, ``StandardOptions/cache``,
 /// ``StandardOptions/hedging``). It is .NET's standard resilience order (bulkhead, total
 /// timeout, retry, circuit breaker, attempt timeout) with the bulkhead moved inside the deadline,

@@ -19,8 +19,8 @@ import Testing
         options.observer = EventLog()
         let inlined = try StandardPipeline.build(over: ScriptedTransport([]), options: options)
         let expected = [
-            "ObserverMiddleware", "RedirectMiddleware", "RetryMiddleware", "HedgingMiddleware", "ObserverMiddleware",
-            "GzipMiddleware",
+            "ObserverMiddleware", "ConcurrencyLimitMiddleware", "RedirectMiddleware", "RetryMiddleware",
+            "HedgingMiddleware", "ObserverMiddleware", "GzipMiddleware",
         ]
         #expect(inlined.layerNames == expected)
         #expect(inlined.orderingDiagnostics.isEmpty, "\(inlined.orderingDiagnostics)")
@@ -29,7 +29,8 @@ import Testing
         let inserted = try StandardPipeline.build(over: ScriptedTransport([]), options: options)
         #expect(
             inserted.layerNames == [
-                "ObserverMiddleware", "outermost", "RedirectMiddleware", "RetryMiddleware", "HedgingMiddleware",
+                "ObserverMiddleware", "outermost", "ConcurrencyLimitMiddleware", "RedirectMiddleware",
+                "RetryMiddleware", "HedgingMiddleware",
                 "ObserverMiddleware", "insideAuth", "GzipMiddleware",
             ])
         #expect(inserted.orderingDiagnostics.isEmpty, "\(inserted.orderingDiagnostics)")

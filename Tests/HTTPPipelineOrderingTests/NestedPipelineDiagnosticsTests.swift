@@ -35,14 +35,14 @@ import Testing
         #expect(inner.orderingDiagnostics.isEmpty, "the inner pipeline alone is in order")
         #expect(
             outer.orderingDiagnostics.map(\.description) == [
-                "RequestSigner (layer 1) expects to be inside every auth layer, but AuthMiddleware (layer 5, nested 1 deep) is inside it: the signature covers the credential"
+                "RequestSigner (layer 1) expects to be inside every auth layer, but AuthMiddleware (layer 6, nested 1 deep) is inside it: the signature covers the credential"
             ])
         let diagnostic = try #require(outer.orderingDiagnostics.first)
         #expect(
-            (diagnostic.position, diagnostic.depth, diagnostic.otherPosition, diagnostic.otherDepth) == (0, 0, 4, 1))
+            (diagnostic.position, diagnostic.depth, diagnostic.otherPosition, diagnostic.otherDepth) == (0, 0, 5, 1))
         #expect(
             outer.description
-                == "Pipeline(RequestSigner -> Pipeline(DefaultHeaders -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport))"
+                == "Pipeline(RequestSigner -> Pipeline(DefaultHeaders -> ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport))"
         )
     }
 
@@ -51,7 +51,7 @@ import Testing
         let outer = try StandardPipeline.build(over: inner, options: standardOptions())
         #expect(
             outer.orderingDiagnostics.map(\.description) == [
-                "LoggingMiddleware (layer 5) expects to be inside every request-changing layer, but RequestSigner (layer 7, nested 1 deep) is inside it: the log should show the request as it is sent"
+                "LoggingMiddleware (layer 6) expects to be inside every request-changing layer, but RequestSigner (layer 8, nested 1 deep) is inside it: the log should show the request as it is sent"
             ])
     }
 

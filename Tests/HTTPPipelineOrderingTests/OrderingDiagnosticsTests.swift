@@ -129,10 +129,10 @@ import Testing
         #expect(pipeline.orderingDiagnostics.isEmpty)
         #expect(
             pipeline.description
-                == "Pipeline(DefaultHeaders -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport)"
+                == "Pipeline(DefaultHeaders -> ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> ScriptedTransport)"
         )
         let minimal = try StandardPipeline.build(
-            over: transport, options: StandardOptions(redirects: nil, retry: nil, gzip: nil))
+            over: transport, options: StandardOptions(concurrencyLimit: nil, redirects: nil, retry: nil, gzip: nil))
         #expect(minimal.layerNames.isEmpty, "plugins set to nil are left out")
     }
 

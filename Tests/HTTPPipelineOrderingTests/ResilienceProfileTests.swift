@@ -41,9 +41,10 @@ import Testing
             clock: clock)
     }
 
-    @Test func theLimitAndTheBreakerAreOffByDefault() throws {
+    @Test func theLimitIsOnAndTheBreakerAndHedgingAreOffByDefault() throws {
         let pipeline = try StandardPipeline.build(over: ScriptedTransport([]))
-        #expect(!pipeline.layerNames.contains("ConcurrencyLimitMiddleware"))
+        #expect(pipeline.layerNames.contains("ConcurrencyLimitMiddleware"))
+        #expect(StandardOptions().concurrencyLimit?.limit == StandardOptions.defaultConcurrencyLimitSlots)
         #expect(!pipeline.layerNames.contains("CircuitBreakerMiddleware"))
         #expect(!pipeline.layerNames.contains("HedgingMiddleware"))
     }

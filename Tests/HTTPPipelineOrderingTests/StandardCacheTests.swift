@@ -31,7 +31,8 @@ import Testing
         let names = pipeline.layerNames.filter { $0 != "signer" }
         #expect(
             names == [
-                "RedirectMiddleware", "RetryMiddleware", "AuthMiddleware", "CookieMiddleware", "CacheMiddleware",
+                "ConcurrencyLimitMiddleware", "RedirectMiddleware", "RetryMiddleware", "AuthMiddleware",
+                "CookieMiddleware", "CacheMiddleware",
                 "HedgingMiddleware", "LoggingMiddleware", "GzipMiddleware",
             ])
         #expect(pipeline.orderingDiagnostics.isEmpty)

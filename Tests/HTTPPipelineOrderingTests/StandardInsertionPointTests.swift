@@ -53,13 +53,13 @@ import Testing
         let pipeline = try StandardPipeline.build(over: ScriptedTransport([]), options: options)
         #expect(
             pipeline.description
-                == "Pipeline(outermost -> DefaultHeaders -> outsideRetry -> RedirectMiddleware -> RetryMiddleware -> insideRetry -> AuthMiddleware -> insideAuth -> LoggingMiddleware -> GzipMiddleware -> beforeTransport -> ScriptedTransport)"
+                == "Pipeline(outermost -> DefaultHeaders -> ConcurrencyLimitMiddleware -> outsideRetry -> RedirectMiddleware -> RetryMiddleware -> insideRetry -> AuthMiddleware -> insideAuth -> LoggingMiddleware -> GzipMiddleware -> beforeTransport -> ScriptedTransport)"
         )
         #expect(Self.points.map { "\($0.0)" } == Self.points.map(\.1))
     }
 
     @Test func pointsKeepTheirOrderWhenPluginsAreLeftOut() throws {
-        var options = StandardOptions(redirects: nil, retry: nil, gzip: nil)
+        var options = StandardOptions(concurrencyLimit: nil, redirects: nil, retry: nil, gzip: nil)
         for (point, name) in Self.points.reversed() { options.insert(Spy(name), at: point) }
         let pipeline = try StandardPipeline.build(over: ScriptedTransport([]), options: options)
         #expect(pipeline.layerNames == Self.points.map(\.1))
@@ -81,8 +81,8 @@ import Testing
         let pipeline = try StandardPipeline.build(over: ScriptedTransport([]), options: options())
         #expect(
             pipeline.layerNames == [
-                "DefaultHeaders", "RedirectMiddleware", "RetryMiddleware", "AuthMiddleware", "LoggingMiddleware",
-                "GzipMiddleware",
+                "DefaultHeaders", "ConcurrencyLimitMiddleware", "RedirectMiddleware", "RetryMiddleware",
+                "AuthMiddleware", "LoggingMiddleware", "GzipMiddleware",
             ])
         #expect(pipeline.orderingDiagnostics.isEmpty)
     }

@@ -42,12 +42,13 @@ import Testing
         let expected =
             inserting
             ? [
-                "Outermost", "TimeoutMiddleware.deadline", "DefaultHeaders", "RedirectMiddleware", "RetryMiddleware",
-                "TimeoutMiddleware.perAttempt", "InsideRetry", "LoggingMiddleware", "GzipMiddleware",
+                "Outermost", "TimeoutMiddleware.deadline", "DefaultHeaders", "ConcurrencyLimitMiddleware",
+                "RedirectMiddleware", "RetryMiddleware", "TimeoutMiddleware.perAttempt", "InsideRetry",
+                "LoggingMiddleware", "GzipMiddleware",
             ]
             : [
-                "TimeoutMiddleware.deadline", "DefaultHeaders", "RedirectMiddleware", "RetryMiddleware",
-                "TimeoutMiddleware.perAttempt", "LoggingMiddleware", "GzipMiddleware",
+                "TimeoutMiddleware.deadline", "DefaultHeaders", "ConcurrencyLimitMiddleware", "RedirectMiddleware",
+                "RetryMiddleware", "TimeoutMiddleware.perAttempt", "LoggingMiddleware", "GzipMiddleware",
             ]
         #expect(pipeline.layerNames == expected)
         #expect(pipeline.orderingDiagnostics.isEmpty)

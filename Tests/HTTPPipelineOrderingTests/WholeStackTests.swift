@@ -67,8 +67,8 @@ import Testing
             ))
         #expect(
             pipeline.checkLayerOrder([
-                "DefaultHeaders", "RedirectMiddleware", "RetryMiddleware", "AuthMiddleware", "LoggingMiddleware",
-                "GzipMiddleware",
+                "DefaultHeaders", "ConcurrencyLimitMiddleware", "RedirectMiddleware", "RetryMiddleware",
+                "AuthMiddleware", "LoggingMiddleware", "GzipMiddleware",
             ]) == nil)
         #expect(pipeline.orderingDiagnostics.isEmpty, "\(pipeline.orderingDiagnostics)")
         let response = try await pipeline.send(Self.request)

@@ -43,7 +43,7 @@ let options = StandardOptions(
 )
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
 print(client)
-// Pipeline(DefaultHeaders -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
+// Pipeline(DefaultHeaders -> ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
 #sourceLocation()
 _ = options
 _ = client
@@ -55,7 +55,7 @@ _ = client
 let options = StandardOptions(totalTimeout: .seconds(10), attemptTimeout: .seconds(3))
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
 print(client)
-// Pipeline(TimeoutMiddleware.deadline -> RedirectMiddleware -> RetryMiddleware -> TimeoutMiddleware.perAttempt -> GzipMiddleware -> URLSessionTransport)
+// Pipeline(TimeoutMiddleware.deadline -> ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> TimeoutMiddleware.perAttempt -> GzipMiddleware -> URLSessionTransport)
 #sourceLocation()
 _ = options
 _ = client
@@ -84,7 +84,7 @@ _ = client
 let cache = CacheMiddleware(options: CacheOptions(store: MemoryCacheStore(capacity: 32 << 20)))
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: StandardOptions(cache: cache))
 print(client)
-// Pipeline(RedirectMiddleware -> RetryMiddleware -> CacheMiddleware -> GzipMiddleware -> URLSessionTransport)
+// Pipeline(ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> CacheMiddleware -> GzipMiddleware -> URLSessionTransport)
 #sourceLocation()
 _ = cache
 _ = client
@@ -120,7 +120,7 @@ var options = StandardOptions(credentials: tokenStore)
 options.insert(RequestSigner(key: "example-key"), at: .insideAuth)
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
 print(client)
-// Pipeline(RetryMiddleware -> AuthMiddleware -> RequestSigner -> GzipMiddleware -> URLSessionTransport)
+// Pipeline(ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> RequestSigner -> GzipMiddleware -> URLSessionTransport)
 #expect(client.orderingDiagnostics.isEmpty)
 #sourceLocation()
 _ = options

@@ -19,7 +19,7 @@ options.insert(RequestStamp(), at: .outermost)
 options.insert(TimingLog(), at: .insideRetry)
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
 print(client)
-// Pipeline(RequestStamp -> RetryMiddleware -> TimingLog -> AuthMiddleware -> GzipMiddleware -> URLSessionTransport)
+// Pipeline(RequestStamp -> ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> TimingLog -> AuthMiddleware -> GzipMiddleware -> URLSessionTransport)
 #sourceLocation()
 _ = options
 _ = client

@@ -28,7 +28,7 @@ let client = try StandardPipeline.build(over: URLSessionTransport(), options: St
     credentials: tokenStore,
     logging: .init(level: .basic, sink: StandardErrorLogSink())
 ))
-print(client)   // Pipeline(DefaultHeaders -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
+print(client)   // Pipeline(DefaultHeaders -> ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
 #expect(client.orderingDiagnostics.isEmpty)
 #sourceLocation()
 _ = client
