@@ -26,9 +26,9 @@ public import HTTPPipeline
 ///   deadline outside for that). Its error has the limit
 ///   `HTTPTimeoutError.Limit.attempt`, which retry's default policy retries.
 ///
-/// The race costs one child task, started at once on the caller's thread where `Task.immediate`
-/// exists (Swift 6.2 on Linux, macOS 26 and its peers): an answer that comes without suspending
-/// then arms no timer. Otherwise the timer is one entry in a shared heap on
+/// The race costs one child task in a task group (so it keeps the caller's task executor
+/// preference), started at once on the caller's thread where immediate children exist (Swift 6.2
+/// on Linux, macOS 26 and its peers): an answer that comes without suspending then arms no timer. Otherwise the timer is one entry in a shared heap on
 /// `ContinuousClock`, released as soon as the answer comes; on a `ManualClock` it is one of the
 /// clock's timers (`pendingTimers`), so tests never sleep for real. One call can use another
 /// limit, or none, through its context (``TimeoutOverride``).

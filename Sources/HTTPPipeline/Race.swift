@@ -20,8 +20,6 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
     private struct State: Sendable {
         var decided: Result<T, any Error>?
         var waiting: UnsafeContinuation<Result<T, any Error>, Never>?
-        /// The child running the operation, for the caller's cancellation to reach it.
-        var child: Task<Void, Never>?
     }
 
     private let error: HTTPTimeoutError
@@ -32,8 +30,9 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
         super.init()
     }
 
-    /// Starts the operation in a child task, at once on this thread where the platform allows.
-    func start(_ operation: @escaping @Sendable () async throws -> T) -> Task<Void, Never> {
+    /// Starts the operation as a child of `group`, at once on this thread where the platform
+    /// allows.
+    func start(_ operation: @escaping @Sendable () async throws -> T, in group: inout TaskGroup<Void>) {
         let body: @Sendable () async -> Void = { [self] in
             do {
                 resolve(.success(try await operation()))
@@ -41,14 +40,15 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
                 resolve(.failure(error))
             }
         }
-        // `Task.immediate` came with Swift 6.2 (the package builds from 6.1) and macOS 26: before
-        // either, the child is an ordinary task, which starts on another thread.
+        // Immediate children came with Swift 6.2 (the package builds from 6.1) and macOS 26:
+        // before either, the child is an ordinary one, which starts on another thread.
         #if compiler(>=6.2)
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            return Task.immediate(operation: body)
+            group.addImmediateTask(operation: body)
+            return
         }
         #endif
-        return Task(operation: body)
+        group.addTask(operation: body)
     }
 
     /// The timer fired: the race ends with the error, unless something came first.
@@ -70,12 +70,10 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
         waiting?.resume(returning: outcome)
     }
 
-    /// Waits for the outcome; the caller's cancellation decides it as `CancellationError` and
-    /// cancels `child`.
-    func outcome(of child: Task<Void, Never>) async -> Result<T, any Error> {
-        state.withLock { $0.child = child }
-        defer { state.withLock { $0.child = nil } }
-        return await withTaskCancellationHandler {
+    /// Waits for the outcome; the caller's cancellation decides it as `CancellationError` (and
+    /// reaches the operation, a child of the caller's task group, by itself).
+    func outcome() async -> Result<T, any Error> {
+        await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, any Error>, Never>) in
                 let decided = state.withLock { state -> Result<T, any Error>? in
                     if let decided = state.decided { return decided }
@@ -86,7 +84,6 @@ final class Race: ScheduledDeadline, @unchecked Sendable {
             }
         } onCancel: {
             resolve(.failure(CancellationError()))
-            state.withLock { $0.child }?.cancel()
         }
     }
 }

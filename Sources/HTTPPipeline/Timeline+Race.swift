@@ -4,12 +4,13 @@ extension Timeline {
     /// Runs `operation` in a child task and returns what it returns, unless `limit` passes on this
     /// timeline's clock first: then the operation is cancelled, waited for, and `error` thrown.
     ///
-    /// Structured in effect: the child is awaited before the call returns, whichever finishes
-    /// first, and the caller's cancellation reaches it. Built with Swift 6.2 or later on a platform
-    /// that has `Task.immediate` (Linux; macOS 26 and its peers), the child starts at once on the
-    /// caller's thread, so an operation that completes without suspending arms no timer at all;
-    /// elsewhere it is an ordinary child task. Otherwise the caller waits for whichever comes first, the operation or the timer,
-    /// exactly once:
+    /// Structured: the child belongs to a task group, so it is awaited before the call returns,
+    /// whichever finishes first, the caller's cancellation reaches it, and it keeps the caller's
+    /// task executor preference. Built with Swift 6.2 or later on a platform that has immediate
+    /// children (Linux; macOS 26 and its peers), the child starts at once on the caller's thread,
+    /// so an operation that completes without suspending arms no timer at all; elsewhere it is an
+    /// ordinary child task. Otherwise the caller waits for whichever comes first, the operation
+    /// or the timer, exactly once:
     /// - on `ContinuousClock`, the timer is a deadline in the shared ``DeadlineScheduler``
     ///   (a lock and a heap insertion; cancelled, it is released at once);
     /// - on a clock with timers of its own (``TimerScheduling``, such as `ManualClock`), one
@@ -56,18 +57,19 @@ extension Timeline {
         try Task.checkCancellation()
         guard limit > .zero else { throw error }
         let race = Race(error: error)
+        // The operation is a child of a task group, so it keeps the caller's task executor
+        // preference (an unstructured task would not: each resumption of it would wake a thread
+        // of the global pool); the group awaits it before the race returns.
         let outcome = await withoutActuallyEscaping(operation) { operation in
-            let child = race.start(operation)
-            if let done = race.decided {
-                await child.value
-                return done
+            await withTaskGroup(of: Void.self) { group in
+                race.start(operation, in: &group)
+                if let done = race.decided { return done }
+                let disarm = arm(race, after: limit)
+                let outcome = await race.outcome()
+                disarm()
+                group.cancelAll()
+                return outcome
             }
-            let disarm = arm(race, after: limit)
-            let outcome = await race.outcome(of: child)
-            disarm()
-            child.cancel()
-            await child.value
-            return outcome
         }
         return try outcome.get()
     }
