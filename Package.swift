@@ -303,6 +303,7 @@ let package = Package(
             name: "HTTPPipelineCurlTests",
             dependencies: [
                 "TestSupport", "HTTPPipelineCurl", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineLogging",
+                "HTTPPipelineTimeout", "HTTPPipelineRetry", "HTTPPipelineConcurrencyLimit",
             ],
             swiftSettings: swiftSettings
         ),

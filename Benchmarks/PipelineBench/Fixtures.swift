@@ -10,6 +10,16 @@ struct InMemoryTransport: HTTPTransport {
     }
 }
 
+/// The same, saying it keeps a cut deadline (it answers at once, so it trivially does): a
+/// deadline above it cuts without a race, as one above `CurlTransport` does.
+struct DeadlineKeepingInMemoryTransport: HTTPTransport, KeepsDeadline {
+    let response: HTTPResponse
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        response
+    }
+}
+
 /// A middleware that does nothing but call `next`: the cost of one hop and nothing else.
 struct NoOp: HTTPMiddleware {
     func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {

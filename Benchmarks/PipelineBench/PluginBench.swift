@@ -18,8 +18,17 @@ struct StaticSource: CredentialSource {
 enum PluginBench {
     static func chains() -> [(key: String, transport: any HTTPTransport)] {
         let transport = LoggingBench.transport()
+        let keeping = DeadlineKeepingInMemoryTransport(response: transport.response)
         return [
             ("plugins_none", Pipeline(transport: transport) { NoOp() }),
+            ("plugins_kept_none", Pipeline(transport: keeping) { NoOp() }),
+            (
+                "plugins_kept_deadline",
+                Pipeline(transport: keeping) {
+                    NoOp()
+                    TimeoutMiddleware.deadline(.seconds(30))
+                }
+            ),
             (
                 "plugins_retry",
                 Pipeline(transport: transport) {
@@ -54,6 +63,10 @@ enum PluginBench {
     static func entries(_ medians: [String: Double]) -> [(String, Double)] {
         guard let none = medians["plugins_none"], none > 0 else { return [] }
         var entries = [("plugins_none_ns", none)]
+        if let keptNone = medians["plugins_kept_none"], let kept = medians["plugins_kept_deadline"] {
+            // A 30 s deadline over a transport that keeps a cut deadline: no race.
+            entries.append(("deadline_added_ns", kept - keptNone))
+        }
         for name in ["retry", "auth", "timeout", "limiter"] {
             guard let with = medians["plugins_\(name)"] else { continue }
             entries += [

@@ -125,3 +125,6 @@ public struct CircuitBreakerMiddleware: HTTPMiddleware {
 
 /// Bound once when a pipeline is built, its `intercept` called directly from this module.
 extension CircuitBreakerMiddleware: BindsWhenBuilt {}
+
+/// Keeps a cut deadline: it judges and waits for nothing but the layers below.
+extension CircuitBreakerMiddleware: KeepsDeadline {}

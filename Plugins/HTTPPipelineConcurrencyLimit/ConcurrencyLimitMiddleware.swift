@@ -95,6 +95,8 @@ public struct ConcurrencyLimitMiddleware: HTTPMiddleware {
         if case .mustWait(let id) = limiter.enter() {
             request.report(.limiterQueued)
             let start = request.context.observation == nil ? .zero : MonotonicTime.now()
+            // A deadline cut without a race ends the wait as cancelling the caller would.
+            request.context.deadline?.cut?.onCut { [limiter] in limiter.abandon(id) }
             try await limiter.waitForSlot(id, priority: override == .priority)
             if request.context.observation != nil {
                 request.report(.limiterAdmitted, duration: MonotonicTime.now() - start)
@@ -118,3 +120,6 @@ public struct ConcurrencyLimitMiddleware: HTTPMiddleware {
 
 /// Bound once when a pipeline is built, its `intercept` called directly from this module.
 extension ConcurrencyLimitMiddleware: BindsWhenBuilt {}
+
+/// Keeps a cut deadline: it ends a wait for a slot when the deadline is cut.
+extension ConcurrencyLimitMiddleware: KeepsDeadline {}

@@ -111,6 +111,12 @@ final class ConcurrencyLimiter: Sendable {
         if !armed { disarm() }
     }
 
+    /// Lets waiter `id` go with `CancellationError`, unless it was settled first (its call's
+    /// deadline was cut).
+    func abandon(_ id: Int) {
+        leave(id, with: CancellationError())
+    }
+
     /// Takes waiter `id` out of the queue and resumes it with `error`, unless it was settled
     /// first; an arriving waiter is marked so that it throws as soon as it arrives.
     private func leave(_ id: Int, with error: any Error) {

@@ -90,3 +90,6 @@ extension HTTPResponse {
         context[CookieDecisionsKey.self] ?? []
     }
 }
+
+/// Keeps a cut deadline: it reads and stores cookies and waits for nothing but the layers below.
+extension CookieMiddleware: KeepsDeadline {}

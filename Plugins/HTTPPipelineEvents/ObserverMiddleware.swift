@@ -132,3 +132,6 @@ extension MiddlewareRole {
     /// Reports a call's events to an observer.
     public static let observation: MiddlewareRole = "observation"
 }
+
+/// Keeps a cut deadline: it reports and waits for nothing but the layers below.
+extension ObserverMiddleware: KeepsDeadline {}

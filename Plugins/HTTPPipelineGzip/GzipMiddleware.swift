@@ -149,3 +149,6 @@ public struct GzipMiddleware: HTTPMiddleware {
 
 /// Bound once when a pipeline is built, its `intercept` called directly from this module.
 extension GzipMiddleware: BindsWhenBuilt {}
+
+/// Keeps a cut deadline: it decodes as the body is read and waits for nothing but the layers below.
+extension GzipMiddleware: KeepsDeadline {}

@@ -71,3 +71,6 @@ public struct DefaultHeaders: HTTPMiddleware {
 
 /// Bound once when a pipeline is built, its `intercept` called directly from this module.
 extension DefaultHeaders: BindsWhenBuilt {}
+
+/// Keeps a cut deadline: it adds fields and waits for nothing but the layers below.
+extension DefaultHeaders: KeepsDeadline {}

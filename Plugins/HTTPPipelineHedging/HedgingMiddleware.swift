@@ -120,3 +120,6 @@ public struct HedgingMiddleware: HTTPMiddleware {
 
 /// Bound once when a pipeline is built, its `intercept` called directly from this module.
 extension HedgingMiddleware: BindsWhenBuilt {}
+
+/// Keeps a cut deadline: it waits for its copies, each cut by the layers below, and for its own timer.
+extension HedgingMiddleware: KeepsDeadline {}

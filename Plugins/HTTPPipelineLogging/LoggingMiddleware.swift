@@ -193,3 +193,6 @@ public struct LoggingMiddleware: HTTPMiddleware {
 
 /// Bound once when a pipeline is built, its `intercept` called directly from this module.
 extension LoggingMiddleware: BindsWhenBuilt {}
+
+/// Keeps a cut deadline: it records and waits for nothing but the layers below.
+extension LoggingMiddleware: KeepsDeadline {}

@@ -156,3 +156,6 @@ public struct RedirectMiddleware: HTTPMiddleware {
 
 /// Bound once when a pipeline is built, its `intercept` called directly from this module.
 extension RedirectMiddleware: BindsWhenBuilt {}
+
+/// Keeps a cut deadline: it waits for nothing but the layers below, hop after hop.
+extension RedirectMiddleware: KeepsDeadline {}

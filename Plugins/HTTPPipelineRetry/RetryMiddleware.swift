@@ -239,3 +239,6 @@ public struct RetryMiddleware: HTTPMiddleware {
 
 /// Bound once when a pipeline is built, its `intercept` called directly from this module.
 extension RetryMiddleware: BindsWhenBuilt {}
+
+/// Keeps a cut deadline: it never waits past the deadline between attempts (its own race bounds only the retries it sends).
+extension RetryMiddleware: KeepsDeadline {}

@@ -104,6 +104,13 @@ public struct TimeoutMiddleware: HTTPMiddleware {
     ///   or `CancellationError` when the caller was cancelled.
     @inline(__always)
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        try await intercept(request, next: next, cutsWithoutRace: false)
+    }
+
+    /// ``intercept(_:next:)``; a deadline whose layers and transport below all keep a cut
+    /// deadline (`cutsWithoutRace`, known when the pipeline binds it) is cut without a race.
+    @inline(__always)
+    func intercept(_ request: HTTPRequest, next: HTTPNext, cutsWithoutRace: Bool) async throws -> HTTPResponse {
         switch kind {
         case .attempt:
             let limit: Duration
@@ -127,11 +134,26 @@ public struct TimeoutMiddleware: HTTPMiddleware {
             let deadline = timeline.deadline(after: limit).earlier(outer)
             request.context.deadline = deadline
             // Without a deadline outside, this one's limit is the time left: no clock read.
-            return try await withinDeadline(
-                request, deadline: deadline, remaining: outer == nil ? limit : deadline.remaining, next: next)
+            let remaining = outer == nil ? limit : deadline.remaining
+            if cutsWithoutRace {
+                return try await cutting(request, deadline: deadline, remaining: remaining, next: next)
+            }
+            return try await withinDeadline(request, deadline: deadline, remaining: remaining, next: next)
         }
     }
 }
 
-/// Bound once when a pipeline is built, its `intercept` called directly from this module.
-extension TimeoutMiddleware: BindsWhenBuilt {}
+/// Bound once when a pipeline is built, its `intercept` called directly from this module: a
+/// deadline with nothing below it but layers and a transport that keep a cut deadline is cut
+/// without racing the call.
+extension TimeoutMiddleware: BindsWhenBuilt {
+    @usableFromInline
+    package func bound(to next: @escaping HTTPNext) -> HTTPNext {
+        let cuts = kind == .total && DeadlineBinding.current?.kept == true
+        return { request in try await intercept(request, next: next, cutsWithoutRace: cuts) }
+    }
+}
+
+/// Both kinds wait for nothing but the layers below (the per-attempt race's child is cut with
+/// them).
+extension TimeoutMiddleware: KeepsDeadline {}

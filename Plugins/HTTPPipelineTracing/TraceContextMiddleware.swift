@@ -117,3 +117,6 @@ extension HTTPRequestContext {
         set { self[TraceContextKey.self] = newValue }
     }
 }
+
+/// Keeps a cut deadline: it writes fields and waits for nothing but the layers below.
+extension TraceContextMiddleware: KeepsDeadline {}

@@ -50,6 +50,14 @@ package func bindsWhenBuilt<M: HTTPMiddleware>(_ type: M.Type) -> Bool {
 /// `layer` bound to `next`: its own binding when it has one, else a closure compiled for its type.
 @inlinable
 package func bind<M: HTTPMiddleware>(_ layer: M, to next: @escaping HTTPNext) -> HTTPNext {
-    if let binding = layer as? any BindsWhenBuilt { return binding.bound(to: next) }
-    return layer.composedBound(to: next)
+    let bound: HTTPNext
+    if let binding = layer as? any BindsWhenBuilt {
+        bound = binding.bound(to: next)
+    } else {
+        bound = layer.composedBound(to: next)
+    }
+    // Once bound, the layer is below whatever is bound next: a deadline layer learns whether
+    // the chain below it keeps a cut deadline (a composite's layers may be noted twice).
+    DeadlineBinding.noteBound(layer)
+    return bound
 }

@@ -21,6 +21,9 @@ public struct HTTPDeadline: Sendable, CustomStringConvertible {
     /// The limit the deadline was set with, counted from when it was set.
     public let limit: Duration
     private let remainingTime: @Sendable () -> Duration
+    /// Where the layers below register what ends their waits, when the deadline layer cuts the
+    /// call without racing it (everything below keeps a cut deadline); `nil` otherwise.
+    package var cut: DeadlineCut?
 
     /// Creates a deadline from a function giving the time left.
     ///

@@ -33,6 +33,9 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
     /// block that holds one of this package's plugins is folded instead into one closure per
     /// layer present, each compiled for its layer's type (`BindsWhenBuilt`).
     @usableFromInline let composed: @Sendable (HTTPRequest) async throws -> HTTPResponse
+    /// Whether every layer and the transport keep a cut deadline (``KeepsDeadline``): then a
+    /// deadline layer of a pipeline around this one need not race it.
+    @usableFromInline var keepsCutDeadline = false
 
     /// Builds a pipeline from a block of middleware, the first line outermost.
     ///
@@ -52,7 +55,11 @@ public struct Pipeline<Middleware: HTTPMiddleware, Transport: HTTPTransport>: HT
         self.transport = transport
         if bindsWhenBuilt(Middleware.self) {
             // Plugins from other modules: one closure per layer present, bound here.
-            self.composed = bind(middleware, to: { request in try await transport.send(request) })
+            let (composed, keeps) = DeadlineBinding.binding(over: transport) {
+                bind(middleware, to: { request in try await transport.send(request) })
+            }
+            self.composed = composed
+            self.keepsCutDeadline = keeps
         } else if let chosen = middleware as? any ComposedWhenBuilt {
             self.composed = chosen.composed(over: transport)
         } else {
@@ -91,9 +98,13 @@ extension Pipeline where Middleware == MiddlewareStack {
         var chain: @Sendable (HTTPRequest) async throws -> HTTPResponse = { request in
             try await transport.send(request)
         }
-        for layer in middleware.reversed() {
-            chain = bind(layer, to: chain)
+        let (composed, keeps) = DeadlineBinding.binding(over: transport) {
+            for layer in middleware.reversed() {
+                chain = bind(layer, to: chain)
+            }
+            return chain
         }
-        self.composed = chain
+        self.composed = composed
+        self.keepsCutDeadline = keeps
     }
 }

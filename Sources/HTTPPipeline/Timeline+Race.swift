@@ -75,7 +75,7 @@ extension Timeline {
     }
 
     /// Arms `timer` to fire `limit` from now on this timeline's clock; returns what disarms it.
-    func arm(_ timer: ScheduledDeadline, after limit: Duration) -> @Sendable () -> Void {
+    package func arm(_ timer: ScheduledDeadline, after limit: Duration) -> @Sendable () -> Void {
         switch timers {
         case .continuous:
             DeadlineScheduler.shared.schedule(timer, after: limit)

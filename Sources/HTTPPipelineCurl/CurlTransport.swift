@@ -68,7 +68,7 @@ public import HTTPPipeline
 ///
 /// It keeps the whole transport contract (`TransportConformance` in `HTTPPipelineTesting`),
 /// which its tests run.
-public struct CurlTransport: HTTPTransport {
+public struct CurlTransport: HTTPTransport, KeepsDeadline {
     /// The configuration the transport's engine was made with.
     public var configuration: Configuration { owner.configuration }
 
@@ -128,6 +128,9 @@ public struct CurlTransport: HTTPTransport {
         var upload: CurlUpload?
         if case .stream = prepared.body { upload = CurlUpload() }
         let transfer = CurlTransfer(request: prepared, upload: upload)
+        // A deadline cut without a race (every layer above keeps it): the cut aborts the
+        // transfer, head or body, as cancelling the caller would.
+        request.context.deadline?.cut?.onCut { transfer.cancel(on: engine) }
         if let upload, let body = request.body { upload.pull(body, for: transfer, on: engine) }
         var response: HTTPResponse
         switch try await transfer.start(on: engine) {
