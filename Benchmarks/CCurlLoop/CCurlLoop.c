@@ -72,7 +72,8 @@ static long perform(CURL *handle) {
     return status;
 }
 
-int ccurlloop_run(const char *url, int warmup, int requests, CCurlLoopResult *result, char *message, unsigned long capacity) {
+int ccurlloop_run(const char *url, const char *const *extra, int extra_count, int warmup, int requests,
+                  CCurlLoopResult *result, char *message, unsigned long capacity) {
     memset(result, 0, sizeof *result);
     if (bind(message, capacity) != 0) return -1;
     CURL *handle = curl.easy_init();
@@ -82,6 +83,7 @@ int ccurlloop_run(const char *url, int warmup, int requests, CCurlLoopResult *re
     }
     // libcurl adds `Accept: */*` unless told not to; CurlTransport sends no field of its own.
     struct curl_slist *fields = curl.slist_append(NULL, "Accept:");
+    for (int index = 0; index < extra_count; index++) fields = curl.slist_append(fields, extra[index]);
     long long bytes = 0;
     curl.easy_setopt(handle, OPT_URL, url);
     curl.easy_setopt(handle, OPT_NOSIGNAL, 1L);

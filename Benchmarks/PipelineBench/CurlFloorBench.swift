@@ -33,10 +33,17 @@ enum CurlFloorBench {
             var floor: [Usage] = []
             var plain: [Usage] = []
             var preferring: [Usage] = []
+            var floorWithFields: [Usage] = []
+            var preferringWithFields: [Usage] = []
+            let withFields = EndToEndBench.withPipelineHeaders(request)
+            let lines = withFields.fields.map { "\($0.name): \($0.value)" }
             for _ in 0..<max(rounds, 1) {
                 floor.append(try cLoop(url, requests: requests))
                 plain.append(try await sequential(transport, request, requests: requests, preferringEngine: false))
                 preferring.append(try await sequential(transport, request, requests: requests, preferringEngine: true))
+                floorWithFields.append(try cLoop(url, requests: requests, fields: lines))
+                preferringWithFields.append(
+                    try await sequential(transport, withFields, requests: requests, preferringEngine: true))
             }
             let c = median(floor)
             let byDefault = median(plain)
@@ -53,6 +60,13 @@ enum CurlFloorBench {
                 ("curl_default_executor_cpu_ratio_to_c_loop", byDefault.cpuMicroseconds / c.cpuMicroseconds),
                 ("curl_default_executor_context_switches_per_request", byDefault.voluntarySwitches),
                 ("curl_default_executor_requests_per_second", 1 / max(byDefault.seconds, 1e-12)),
+                // The standard stack's three fields, sent by libcurl's own loop and by the
+                // transport: what the fields cost inside libcurl, and what the transport adds.
+                ("c_loop_fields_added_cpu_us_per_request", median(floorWithFields).cpuMicroseconds - c.cpuMicroseconds),
+                (
+                    "curl_fields_added_cpu_us_per_request",
+                    median(preferringWithFields).cpuMicroseconds - onEngine.cpuMicroseconds
+                ),
             ]
             entries += try await withTaskExecutorPreference(transport.taskExecutor) {
                 try await standardRatios(transport, request, requests: requests)
@@ -94,10 +108,17 @@ enum CurlFloorBench {
     }
 
     /// The C loop's usage per request.
-    static func cLoop(_ url: URL, requests: Int) throws -> Usage {
+    static func cLoop(_ url: URL, requests: Int, fields: [String] = []) throws -> Usage {
         var result = CCurlLoopResult()
         var message = [CChar](repeating: 0, count: 256)
-        let status = url.absoluteString.withCString { ccurlloop_run($0, 20, Int32(requests), &result, &message, 256) }
+        let lines = fields.map { strdup($0) }
+        defer { lines.forEach { free($0) } }
+        let pointers = lines.map { UnsafePointer($0) }
+        let status = url.absoluteString.withCString { url in
+            pointers.withUnsafeBufferPointer { fields in
+                ccurlloop_run(url, fields.baseAddress, Int32(fields.count), 20, Int32(requests), &result, &message, 256)
+            }
+        }
         guard status == 0, result.failures == 0 else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw FloorError(description: "the C loop failed: \(reason), \(result.failures) failures")

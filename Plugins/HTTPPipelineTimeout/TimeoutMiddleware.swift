@@ -26,12 +26,17 @@ public import HTTPPipeline
 ///   deadline outside for that). Its error has the limit
 ///   `HTTPTimeoutError.Limit.attempt`, which retry's default policy retries.
 ///
-/// The race costs one child task in a task group (so it keeps the caller's task executor
+/// A deadline whose layers below are all built-in ones that keep a cut deadline (every plugin
+/// but auth and the cache) over `CurlTransport` cuts the call without a race: one timer whose
+/// firing aborts the transfer, head or body, or lets a call queued for a slot go, and the same
+/// timeout is thrown. Otherwise, and always for a per-attempt timeout, the layer races the rest
+/// of the call in one child task of a task group (so it keeps the caller's task executor
 /// preference), started at once on the caller's thread where immediate children exist (Swift 6.2
-/// on Linux, macOS 26 and its peers): an answer that comes without suspending then arms no timer. Otherwise the timer is one entry in a shared heap on
-/// `ContinuousClock`, released as soon as the answer comes; on a `ManualClock` it is one of the
-/// clock's timers (`pendingTimers`), so tests never sleep for real. One call can use another
-/// limit, or none, through its context (``TimeoutOverride``).
+/// on Linux, macOS 26 and its peers): an answer that comes without suspending then arms no
+/// timer. Either way the timer is one entry in a shared heap on `ContinuousClock`, released as
+/// soon as the answer comes; on a `ManualClock` it is one of the clock's timers
+/// (`pendingTimers`), so tests never sleep for real. One call can use another limit, or none,
+/// through its context (``TimeoutOverride``).
 ///
 /// ## Ordering
 /// - **A deadline outside retry**, and outside redirects: it covers every attempt, every wait

@@ -18,10 +18,12 @@ typedef struct CCurlLoopResult {
 
 /// Sends `requests` GET requests to `url` one after another with libcurl's easy API on one
 /// handle (its connection kept alive), after `warmup` unmeasured ones, and measures the process
-/// over the measured ones. The request carries `Host` and nothing else, as CurlTransport's does.
+/// over the measured ones. The request carries `Host` and the `field_count` lines of `fields`
+/// (`"Name: value"`, in one `curl_slist` made once), nothing else, as CurlTransport's does.
 /// Binds libcurl at run time (`libcurl.so.4`), as the transport does: no headers needed.
 ///
 /// Returns 0, or -1 with `message` filled when libcurl cannot be bound or a handle made.
-int ccurlloop_run(const char *url, int warmup, int requests, CCurlLoopResult *result, char *message, unsigned long capacity);
+int ccurlloop_run(const char *url, const char *const *fields, int field_count, int warmup, int requests,
+                  CCurlLoopResult *result, char *message, unsigned long capacity);
 
 #endif

@@ -28,8 +28,24 @@ _ = client
 _ = response
 }
 
-// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:115
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 118)
+// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:93
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 96)
+private func pollStatus(_ url: URL, times: Int) async throws -> [HTTPResponse.Status] {
+    let transport = CurlTransport()
+    return try await withTaskExecutorPreference(transport.taskExecutor) {
+        var statuses: [HTTPResponse.Status] = []
+        for _ in 0..<times {
+            let response = try await transport.send(HTTPRequest(url: url))
+            _ = try await response.body.collect(upTo: 1 << 16)
+            statuses.append(response.status)
+        }
+        return statuses
+    }
+}
+#sourceLocation()
+
+// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:143
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 146)
 private func makeTransport() -> any HTTPTransport {
     #if os(Linux)
     CurlTransport()
