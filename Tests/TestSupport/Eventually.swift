@@ -5,6 +5,11 @@ import Foundation
 /// the behaviour under test. The limit is generous (a minute unless told) because only a failing
 /// check waits it out, and a sanitized run on two cores can stall for seconds.
 ///
+/// It gives up only once `limit` has passed *and* it has polled as often as `limit` allows
+/// (one poll per 10 ms): in a run whose every test starts at once on two cores, a task can wait
+/// a minute for its turn, and so can the task it waits for; counting polls, a wait that starved
+/// as long as the task it waits on still gives that task its turns.
+///
 /// - Parameters:
 ///   - limit: The longest wait.
 ///   - condition: What to wait for; checked once more when the time is up.
@@ -14,8 +19,11 @@ import Foundation
 package func eventually(within limit: Duration = .seconds(60), _ condition: () throws -> Bool) async rethrows -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: limit)
-    while clock.now < deadline {
+    let polls = max(Int(limit / .milliseconds(10)), 1)
+    var polled = 0
+    while clock.now < deadline || polled < polls {
         if try condition() { return true }
+        polled += 1
         try? await Task.sleep(for: .milliseconds(10))
     }
     return try condition()
