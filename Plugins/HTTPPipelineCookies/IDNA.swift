@@ -16,27 +16,17 @@ enum IDNA {
         ) -> Int32
     private typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-    /// The two functions' addresses, or `nil` when libidn2 cannot be loaded. (Addresses as
-    /// integers: they never change once resolved, and the library stays loaded.)
-    private static let functions: (toASCII: UInt, free: UInt)? = {
-        let candidates = ["libidn2.so.0", "libidn2.0.dylib"]
-        for candidate in candidates {
-            guard let library = dlopen(candidate, RTLD_NOW | RTLD_LOCAL),
-                let toASCII = dlsym(library, "idn2_to_ascii_8z"), let free = dlsym(library, "idn2_free")
-            else { continue }
-            return (UInt(bitPattern: toASCII), UInt(bitPattern: free))
-        }
-        return nil
-    }()
+    /// libidn2, or `nil` when it cannot be loaded.
+    private static let library = try? RuntimeLibrary.open(
+        ["libidn2.so.0", "libidn2.0.dylib"], functions: ["idn2_to_ascii_8z", "idn2_free"]
+    ).get()
 
     /// `host`'s A-label form (UTS #46 non-transitional, NFC first), lowercased; `nil` when
     /// libidn2 is not there or refuses the name.
     static func toASCII(_ host: String) -> String? {
-        guard let functions, let toASCIIAddress = UnsafeRawPointer(bitPattern: functions.toASCII),
-            let freeAddress = UnsafeRawPointer(bitPattern: functions.free)
+        guard let library, let toASCII = library.function("idn2_to_ascii_8z", as: ToASCII.self),
+            let free = library.function("idn2_free", as: Free.self)
         else { return nil }
-        let toASCII = unsafeBitCast(toASCIIAddress, to: ToASCII.self)
-        let free = unsafeBitCast(freeAddress, to: Free.self)
         var output: UnsafeMutablePointer<CChar>?
         // IDN2_NFC_INPUT (1) | IDN2_NONTRANSITIONAL (8); IDN2_OK is 0.
         let status = host.withCString { toASCII($0, &output, 1 | 8) }

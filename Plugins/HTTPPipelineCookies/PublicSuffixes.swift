@@ -69,41 +69,32 @@ private enum LibPSL {
     }()
 
     static func bind() -> PublicSuffixes {
-        var reasons: [String] = []
-        for candidate in candidates {
-            guard let library = dlopen(candidate, RTLD_NOW | RTLD_LOCAL) else {
-                reasons.append("\(candidate): \(dlerror().map { String(cString: $0) } ?? "not loaded")")
-                continue
-            }
-            guard let builtinSymbol = dlsym(library, "psl_builtin"), let latestSymbol = dlsym(library, "psl_latest"),
-                let checkSymbol = dlsym(library, "psl_is_public_suffix")
-            else {
-                reasons.append("\(candidate): a function is missing")
-                continue
-            }
-            let builtin = unsafeBitCast(builtinSymbol, to: Context.self)
-            let latest = unsafeBitCast(latestSymbol, to: Latest.self)
-            // The built-in list, else the newest of it and the system's file.
-            guard let context = builtin() ?? latest(nil) else {
-                reasons.append("\(candidate): no list built in or installed")
-                continue
-            }
-            let version = dlsym(library, "psl_get_version").flatMap {
-                unsafeBitCast($0, to: Version.self)().map { String(cString: $0) }
-            }
-            // The context is read-only once made and libpsl's lookups keep no state: they are
-            // safe from any thread. The library stays loaded for the process.
-            let contextBits = UInt(bitPattern: context)
-            let checkBits = UInt(bitPattern: checkSymbol)
-            return PublicSuffixes(source: "libpsl \(version ?? "")".trimmingCharacters(in: .whitespaces)) { domain in
-                guard let pointer = UnsafeRawPointer(bitPattern: checkBits) else { return true }
-                let check = unsafeBitCast(pointer, to: IsPublicSuffix.self)
-                return domain.withCString { check(OpaquePointer(bitPattern: contextBits), $0) } != 0
-            }
+        let opened = RuntimeLibrary.open(
+            candidates, functions: ["psl_builtin", "psl_latest", "psl_is_public_suffix"], optional: ["psl_get_version"])
+        let library: RuntimeLibrary
+        switch opened {
+        case .success(let found): library = found
+        case .failure(let missing): return unavailable("libpsl could not be loaded (\(missing))")
         }
-        return PublicSuffixes(
-            source: "libpsl could not be loaded (" + reasons.joined(separator: "; ") + ")",
-            unavailable: ())
+        guard let builtin = library.function("psl_builtin", as: Context.self),
+            let latest = library.function("psl_latest", as: Latest.self),
+            let check = library.function("psl_is_public_suffix", as: IsPublicSuffix.self)
+        else { return unavailable("libpsl could not be loaded (\(library.file): a function is missing)") }
+        // The built-in list, else the newest of it and the system's file.
+        guard let context = builtin() ?? latest(nil) else {
+            return unavailable("libpsl could not be loaded (\(library.file): no list built in or installed)")
+        }
+        let version = library.function("psl_get_version", as: Version.self)?().map { String(cString: $0) }
+        // The context is read-only once made and libpsl's lookups keep no state: they are safe
+        // from any thread. The library stays loaded for the process.
+        let contextBits = UInt(bitPattern: context)
+        return PublicSuffixes(source: "libpsl \(version ?? "")".trimmingCharacters(in: .whitespaces)) { domain in
+            domain.withCString { check(OpaquePointer(bitPattern: contextBits), $0) } != 0
+        }
+    }
+
+    private static func unavailable(_ source: String) -> PublicSuffixes {
+        PublicSuffixes(source: source, unavailable: ())
     }
 }
 

@@ -55,32 +55,15 @@ import Testing
             let jar = CookieJar()
             let cookies = CookieMiddleware(jar: jar)
             let cache = CacheMiddleware()
-            let transport = Self.privateServer()
-            let bodies: [String]
+            let layers: [any HTTPMiddleware] = cookiesOutside ? [cookies, cache] : [cache, cookies]
+            let client = Pipeline(transport: Self.privateServer(), middleware: layers)
             let me = HTTPRequest(url: Self.site.appendingPathComponent("me"))
             jar.receive(setCookie: "sid=alice", from: Self.site)
-            if cookiesOutside {
-                let client = Pipeline(transport: transport) {
-                    cookies
-                    cache
-                }
-                let first = try await client.send(me).body.collect(upTo: 1 << 10)
-                jar.removeAll()
-                jar.receive(setCookie: "sid=bob", from: Self.site)
-                let second = try await client.send(me).body.collect(upTo: 1 << 10)
-                bodies = [first, second].map { String(decoding: $0, as: UTF8.self) }
-            } else {
-                let client = Pipeline(transport: transport) {
-                    cache
-                    cookies
-                }
-                let first = try await client.send(me).body.collect(upTo: 1 << 10)
-                jar.removeAll()
-                jar.receive(setCookie: "sid=bob", from: Self.site)
-                let second = try await client.send(me).body.collect(upTo: 1 << 10)
-                bodies = [first, second].map { String(decoding: $0, as: UTF8.self) }
-            }
-            return bodies
+            let first = try await client.send(me).body.collect(upTo: 1 << 10)
+            jar.removeAll()
+            jar.receive(setCookie: "sid=bob", from: Self.site)
+            let second = try await client.send(me).body.collect(upTo: 1 << 10)
+            return [first, second].map { String(decoding: $0, as: UTF8.self) }
         }
 
         #expect(try await run(cookiesOutside: true) == ["sid=alice", "sid=bob"])
