@@ -60,22 +60,12 @@ enum StormBench {
     /// One storm through the standard stack as `StandardOptions` builds it by default (with the
     /// credentials): the round trips per call.
     static func defaultStorm(requests: Int, refreshLatency: Duration) async throws -> (Double, Int) {
-        let server = try Server(refreshLatency: refreshLatency)
-        defer { server.loopback.stop() }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 16
-        let transport = URLSessionTransport(session: URLSession(configuration: configuration))
-        let tokens = Tokens(endpoint: server.loopback.baseURL.appendingPathComponent("token"))
-        let pipeline = try StandardPipeline.build(
-            over: transport, options: StandardOptions(totalTimeout: .seconds(60), credentials: tokens))
-        let url = server.loopback.baseURL.appendingPathComponent("storm")
-        let succeeded = await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<requests {
-                group.addTask { (try? await pipeline.send(HTTPRequest(url: url)).status) == 200 }
-            }
-            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        let (roundTrips, _, succeeded) = try await storm(requests: requests, refreshLatency: refreshLatency) {
+            transport, tokens in
+            try StandardPipeline.build(
+                over: transport, options: StandardOptions(totalTimeout: .seconds(60), credentials: tokens))
         }
-        return (Double(server.stormRequests) / Double(requests), succeeded)
+        return (roundTrips, succeeded)
     }
 
     /// 8 tasks through the standard stack with its default limit against the same stack without
@@ -105,19 +95,30 @@ enum StormBench {
 
     /// One storm: the round trips per call and the wall time.
     static func storm(limited: Bool, requests: Int, refreshLatency: Duration) async throws -> (Double, Duration, Int) {
+        try await storm(requests: requests, refreshLatency: refreshLatency) { transport, tokens in
+            let auth = AuthMiddleware(source: tokens)
+            let limit = limited ? ConcurrencyLimitMiddleware(limit: 8, maximumQueueLength: requests) : nil
+            return Pipeline(transport: transport) {
+                TimeoutMiddleware.deadline(.seconds(60))  // bounded, whatever happens
+                limit
+                auth
+            }
+        }
+    }
+
+    /// `requests` calls at once through the client `makeClient` builds over a URLSession transport
+    /// and the stale tokens: the round trips per call, the wall time and the calls that succeeded.
+    static func storm(
+        requests: Int, refreshLatency: Duration,
+        makeClient: (URLSessionTransport, Tokens) throws -> any HTTPTransport
+    ) async throws -> (Double, Duration, Int) {
         let server = try Server(refreshLatency: refreshLatency)
         defer { server.loopback.stop() }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 16
         let transport = URLSessionTransport(session: URLSession(configuration: configuration))
         let tokens = Tokens(endpoint: server.loopback.baseURL.appendingPathComponent("token"))
-        let auth = AuthMiddleware(source: tokens)
-        let limit = limited ? ConcurrencyLimitMiddleware(limit: 8, maximumQueueLength: requests) : nil
-        let pipeline = Pipeline(transport: transport) {
-            TimeoutMiddleware.deadline(.seconds(60))  // bounded, whatever happens
-            limit
-            auth
-        }
+        let pipeline = try makeClient(transport, tokens)
         let url = server.loopback.baseURL.appendingPathComponent("storm")
         let clock = ContinuousClock()
         let start = clock.now
