@@ -112,7 +112,7 @@ enum CurlFloorBench {
         var result = CCurlLoopResult()
         var message = [CChar](repeating: 0, count: 256)
         let lines = fields.map { strdup($0) }
-        defer { lines.forEach { free($0) } }
+        defer { for line in lines { free(line) } }
         let pointers = lines.map { UnsafePointer($0) }
         let status = url.absoluteString.withCString { url in
             pointers.withUnsafeBufferPointer { fields in
