@@ -1,8 +1,7 @@
 import HTTPPipeline
 
 /// URLs this logging middleware has already found nothing to hide in: a client that calls the
-/// same endpoints again and again skips the redaction scan (about 6,000 instructions for a short
-/// URL) for a set lookup.
+/// same endpoints again and again skips the redaction scan for a set lookup.
 ///
 /// Only a URL the redaction left exactly as it was, and short enough not to be cut, is kept, so the
 /// memo never holds a secret the log would not show anyway. It holds at most ``capacity`` URLs and
@@ -15,8 +14,8 @@ final class CleanURLMemo: Sendable {
     private struct State {
         var urls: Set<String> = []
         /// The URL found clean last: compared first, since a client calling the same endpoint
-        /// again and again (a poll, a benchmark) is the common case, and comparing two strings
-        /// costs far less than hashing one (about 2,000 instructions a request for a short URL).
+        /// again and again (a poll, a benchmark) is the common case.
+        // Comparing two strings costs far less than hashing one.
         var last: String?
     }
 

@@ -3,8 +3,8 @@ import HTTPPipeline
 import HTTPPipelineRedaction
 
 extension RedirectMiddleware {
-    /// Whether a status is one this layer follows: 301, 302, 303, 307 or 308 (a switch, not a
-    /// set: every response is asked, and hashing the status cost about 200 instructions).
+    /// Whether a status is one this layer follows: 301, 302, 303, 307 or 308.
+    // A switch, not a set: every response is asked, and hashing the status costs more.
     static func isRedirect(_ status: Int) -> Bool {
         switch status {
         case 301, 302, 303, 307, 308: true

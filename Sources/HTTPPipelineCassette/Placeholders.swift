@@ -86,9 +86,9 @@ struct Placeholders: Sendable {
         return found
     }
 
-    /// Whether `text` may hold `mark`: it holds the mark's first byte. Most values hold no
-    /// secret, and this check copies nothing (splitting them into segments did, about 8,000
-    /// instructions a recorded exchange).
+    /// Whether `text` may hold `mark`: it holds the mark's first byte.
+    // Most values hold no secret, and this check copies nothing (splitting them into segments
+    // did, for every recorded exchange).
     static func mayHold(_ mark: String, _ text: String) -> Bool {
         guard let first = mark.utf8.first else { return false }
         return text.utf8.withContiguousStorageIfAvailable { $0.contains(first) } ?? text.utf8.contains(first)

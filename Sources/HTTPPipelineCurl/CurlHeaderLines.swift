@@ -3,9 +3,8 @@ import HTTPPipeline
 /// A request's header fields as libcurl's header lines, all in one block of bytes, each line
 /// ended by a NUL: built and checked on the caller's task, copied whole by the engine thread into
 /// its easy handle's own buffer (``CurlEasy``), so no line is a `String` or a `malloc` of its own.
-///
-/// libcurl 7.88 then formats each line into the request one byte at a time (about 95 instructions
-/// a byte, measured with callgrind); what is left to this side is one copy.
+// libcurl then formats each line into the request a byte at a time; what is left to this side
+// is one copy.
 struct CurlHeaderLines: Sendable {
     /// The lines, each ended by a NUL.
     let bytes: [UInt8]

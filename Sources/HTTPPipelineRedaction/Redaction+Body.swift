@@ -140,8 +140,9 @@ extension Redaction {
         "image/", "audio/", "video/", "font/", "model/", "multipart/", "application/grpc",
     ]
 
-    /// Types of content that is not text. (Built once: as a literal inside `isBinaryType` the set
-    /// was built, hashing all nineteen, on every call, about 10,000 instructions.)
+    /// Types of content that is not text.
+    // Built once: as a literal inside `isBinaryType` the set was built, hashing every member, on
+    // every call.
     private static let binaryTypes: Set<String> = [
         "application/octet-stream", "application/pdf", "application/zip", "application/gzip",
         "application/x-gzip", "application/x-tar", "application/x-7z-compressed", "application/x-bzip2",

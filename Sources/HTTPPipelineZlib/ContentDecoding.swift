@@ -45,9 +45,6 @@ package struct ContentDecoding: Sendable, Equatable {
     /// The head of a decoded response: the same status and fields, less `Content-Encoding`,
     /// with `Content-Length` giving the decoded size (when known) and, for a decoded download,
     /// `Content-Type` replaced.
-    ///
-    /// A light head change: a few array writes, where rebuilding an `HTTPURLResponse` cost about
-    /// 78,000 instructions on Linux (Documentation/CoreV2.md).
     package static func plainHead(_ head: HTTPResponseHead, size: Int?, contentType: String? = nil) -> HTTPResponseHead
     {
         var head = head
