@@ -8,31 +8,31 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 147)
+#sourceLocation(file: "README.md", line: 190)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 148)
+#sourceLocation(file: "README.md", line: 191)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 149)
+#sourceLocation(file: "README.md", line: 192)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 150)
+#sourceLocation(file: "README.md", line: 193)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 151)
+#sourceLocation(file: "README.md", line: 194)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 152)
+#sourceLocation(file: "README.md", line: 195)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 153)
+#sourceLocation(file: "README.md", line: 196)
 import HTTPPipelineTimeout
 #sourceLocation()
 
-// README.md:147
-@MainActor private func snippetAtLine147() async throws {
-#sourceLocation(file: "README.md", line: 155)
+// README.md:190
+@MainActor private func snippetAtLine190() async throws {
+#sourceLocation(file: "README.md", line: 198)
 let client = try Pipeline(transport: URLSessionTransport()) {
     TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers

@@ -17,13 +17,13 @@ import HTTPPipelineTesting
 #sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 30)
 import Testing
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 93)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 108)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 196)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 244)
 import HTTPPipelineCassette
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 197)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 245)
 import HTTPPipelineStandard
 #sourceLocation()
 
@@ -51,8 +51,20 @@ _ = byRoute
 _ = flaky
 }
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:59
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 59)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:57
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 57)
+@Test private func aStreamedBodyArrivesChunkByChunk() async throws {
+    let chunks = [Data("first ".utf8), Data("second".utf8)]
+    let transport = ScriptedTransport([.streamed(chunks: chunks)])
+    let response = try await transport.send(HTTPRequest(url: URL(string: "https://api.example.com/feed")!))
+    var received: [Data] = []
+    for try await chunk in response.body { received.append(chunk) }
+    #expect(received == chunks)
+}
+#sourceLocation()
+
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:74
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 74)
 @Test private func requestIDRunsBetweenTheProbes() async throws {
     let log = OrderLog()
     let pipeline = Pipeline(transport: ScriptedTransport([.ok()])) {
@@ -67,17 +79,17 @@ _ = flaky
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:77
-@MainActor private func snippetAtLine77() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 77)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:92
+@MainActor private func snippetAtLine92() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 92)
 let mismatch = pipeline.checkLayerOrder(["outer", "RequestID", "inner"])
 #expect(mismatch == nil, "\(mismatch?.description ?? "")")
 #sourceLocation()
 _ = mismatch
 }
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:93
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 95)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:108
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 110)
 @Test private func aTransientStatusIsRetriedAfterTheBackoff() async throws {
     let clock = ManualClock()
     let transport = ScriptedTransport([.status(503), .ok("finally")])
@@ -93,8 +105,21 @@ _ = mismatch
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:120
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 120)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:129
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 129)
+@Test private func threeAttemptsMeetTwo503sThenTheAnswer() async throws {
+    let transport = ScriptedTransport([.status(503), .status(503), .ok("finally")])
+    let pipeline = Pipeline(transport: transport) {
+        RetryMiddleware(policy: .attempts(3, backoff: .immediate), clock: ManualClock())
+    }
+    let response = try await pipeline.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
+    #expect(response.status == 200)
+    #expect(transport.requests.count == 3)
+}
+#sourceLocation()
+
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:150
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 150)
 @Test private func requestIDKeepsTheContract() async {
     var request = HTTPRequest(url: URL(string: "https://api.example.com/books")!)
     request.fields["X-Request-ID"] = "caller"
@@ -103,16 +128,16 @@ _ = mismatch
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:133
-@MainActor private func snippetAtLine133() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 133)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:163
+@MainActor private func snippetAtLine163() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 163)
 let report = await MiddlewareContract(mayAnswerWithoutCallingNext: true).check { ResponseCache() }
 #sourceLocation()
 _ = report
 }
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:143
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 143)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:173
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 173)
 @Test private func theStackTalksToARealServer() async throws {
     let server = LoopbackServer()
     server.route("GET", "/books/1", .init(status: 200, body: Data(#"{"id": 1}"#.utf8)))
@@ -126,8 +151,8 @@ _ = report
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:164
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 164)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:194
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 194)
 @Test private func aResponseCutShortIsAnErrorNotAShortBody() async throws {
     let server = LoopbackServer()
     server.route("GET", "/report", .init(body: .abort(after: 10, of: .bytes(Data(count: 1_000)))))
@@ -140,8 +165,24 @@ _ = report
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:196
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 199)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:213
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 213)
+@Test private func theServerAnswersFromTheRequestItReceived() async throws {
+    let server = LoopbackServer()
+    server.route("GET", "/whoami") { request in
+        .init(body: Data((request.header("Authorization") ?? "anonymous").utf8))
+    }
+    try server.start()
+    defer { server.stop() }
+    var request = HTTPRequest(url: server.baseURL.appendingPathComponent("whoami"))
+    request.fields["Authorization"] = "Bearer t"
+    let response = try await URLSessionTransport().send(request)
+    #expect(try await response.body.collect(upTo: 100) == Data("Bearer t".utf8))
+}
+#sourceLocation()
+
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:244
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 247)
 // Marked @Test(.cassette("books")) in a test target.
 private func theCatalogLoadsItsBooks() async throws {
     let pipeline = try StandardPipeline.build(over: CassetteTrait.transport(over: URLSessionTransport()))
