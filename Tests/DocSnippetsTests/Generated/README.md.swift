@@ -8,31 +8,31 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "README.md", line: 190)
+#sourceLocation(file: "README.md", line: 193)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 191)
+#sourceLocation(file: "README.md", line: 194)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 192)
+#sourceLocation(file: "README.md", line: 195)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 193)
+#sourceLocation(file: "README.md", line: 196)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 194)
+#sourceLocation(file: "README.md", line: 197)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 195)
+#sourceLocation(file: "README.md", line: 198)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "README.md", line: 196)
+#sourceLocation(file: "README.md", line: 199)
 import HTTPPipelineTimeout
 #sourceLocation()
 
-// README.md:190
-@MainActor private func snippetAtLine190() async throws {
-#sourceLocation(file: "README.md", line: 198)
+// README.md:193
+@MainActor private func snippetAtLine193() async throws {
+#sourceLocation(file: "README.md", line: 201)
 let client = try Pipeline(transport: URLSessionTransport()) {
     TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
     try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers
