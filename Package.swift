@@ -169,7 +169,7 @@ let package = Package(
                 "HTTPPipelineEvents", "HTTPPipeline", "HTTPPipelineTesting", "HTTPPipelineRetry",
                 "HTTPPipelineRedirect", "HTTPPipelineAuth", "HTTPPipelineHedging", "HTTPPipelineCache",
                 "HTTPPipelineConcurrencyLimit", "HTTPPipelineCircuitBreaker", "HTTPPipelineStandard",
-                "HTTPPipelineCurl", "HTTPPipelineURLSession", "TestSupport",
+                "HTTPPipelineCurl", "HTTPPipelineURLSession", "HTTPPipelineTimeout", "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),

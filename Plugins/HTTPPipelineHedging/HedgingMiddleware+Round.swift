@@ -70,7 +70,10 @@ extension HedgingMiddleware {
                     case .ended(let number, let result):
                         inFlight -= 1
                         if policy.accepts(result.map(\.head)) {
-                            if started > 1 { request.report(.hedgeWon, detail: "copy \(number)") }
+                            // A copy ended by a cut deadline (its cancellation) won nothing.
+                            if started > 1, !Self.isCancellation(result) {
+                                request.report(.hedgeWon, detail: "copy \(number)")
+                            }
                             group.cancelAll()
                             return try result.get()
                         }
@@ -85,6 +88,12 @@ extension HedgingMiddleware {
                 }
             }
         }
+    }
+
+    /// Whether `result` is a copy's cancellation.
+    static func isCancellation(_ result: Result<HTTPResponse, any Error>) -> Bool {
+        if case .failure(let error) = result { return error is CancellationError }
+        return false
     }
 
     /// What the call returns when no attempt is acceptable: the last response, else the last error.

@@ -7,12 +7,15 @@ extension TimeoutMiddleware {
     /// waits when it passes, the call unwinds, and the timeout is thrown here. A streamed body
     /// stays bound by it until read to its end.
     func cutting(
-        _ request: HTTPRequest, deadline: HTTPDeadline, remaining: Duration, next: HTTPNext
+        _ request: HTTPRequest, deadline: HTTPDeadline, remaining: Duration, outer: DeadlineCut?, next: HTTPNext
     ) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let expired = HTTPTimeoutError(.total, after: deadline.limit)
         guard remaining > .zero else { throw expired }
         let cut = DeadlineCut()
+        // A cut deadline outside (another layer's, perhaps on another clock) fires this one too:
+        // the layers below register only here.
+        outer?.onCut { [weak cut] in cut?.fire() }
         var request = request
         var deadline = deadline
         deadline.cut = cut
@@ -79,6 +82,9 @@ struct CutBoundChunks: AsyncSequence, Sendable {
         let error: HTTPTimeoutError
 
         mutating func next() async throws -> Data? {
+            // Bytes already queued when the deadline passed are not read after it, as the race
+            // (with no time left) reads none.
+            if armed.cut.hasFired { throw error }
             do {
                 guard let chunk = try await base.next() else {
                     armed.disarm()

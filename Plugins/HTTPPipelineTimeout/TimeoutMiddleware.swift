@@ -141,7 +141,8 @@ public struct TimeoutMiddleware: HTTPMiddleware {
             // Without a deadline outside, this one's limit is the time left: no clock read.
             let remaining = outer == nil ? limit : deadline.remaining
             if cutsWithoutRace {
-                return try await cutting(request, deadline: deadline, remaining: remaining, next: next)
+                return try await cutting(
+                    request, deadline: deadline, remaining: remaining, outer: outer?.cut, next: next)
             }
             return try await withinDeadline(request, deadline: deadline, remaining: remaining, next: next)
         }

@@ -130,7 +130,8 @@ public struct CurlTransport: HTTPTransport, KeepsDeadline {
         let transfer = CurlTransfer(request: prepared, upload: upload)
         // A deadline cut without a race (every layer above keeps it): the cut aborts the
         // transfer, head or body, as cancelling the caller would.
-        request.context.deadline?.cut?.onCut { transfer.cancel(on: engine) }
+        // Held weakly: the cut lives as long as the call, the transfer no longer than its attempt.
+        request.context.deadline?.cut?.onCut { [weak transfer] in transfer?.cancel(on: engine) }
         if let upload, let body = request.body { upload.pull(body, for: transfer, on: engine) }
         var response: HTTPResponse
         switch try await transfer.start(on: engine) {
