@@ -44,8 +44,8 @@ private func pollStatus(_ url: URL, times: Int) async throws -> [HTTPResponse.St
 }
 #sourceLocation()
 
-// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:143
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 146)
+// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:142
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 145)
 private func makeTransport() -> any HTTPTransport {
     #if os(Linux)
     CurlTransport()
