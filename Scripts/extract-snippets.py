@@ -85,8 +85,9 @@ def fenced_blocks(path, numbered, implied):
                 marker = MARKER.match(line.strip())
                 if last_text and MARKER.match(last_text[1]):
                     raise Fail(f"{path}:{last_text[0]}: a snippet marker must be the line just before a ```swift fence")
-                if marker and marker.group(1) not in ("fragment", "standalone"):
-                    raise Fail(f"{path}:{number}: unknown snippet marker {marker.group(1)!r} (fragment or standalone)")
+                if marker and marker.group(1) not in ("fragment", "standalone", "continues"):
+                    raise Fail(
+                        f"{path}:{number}: unknown snippet marker {marker.group(1)!r} (fragment, standalone or continues)")
                 last_text = (number, line.strip())
             index += 1
             continue

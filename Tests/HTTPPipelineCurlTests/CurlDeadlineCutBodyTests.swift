@@ -23,12 +23,15 @@ import Testing
         let chunks = (0..<3).map { _ in Data(count: 1_000) }
         server.route("GET", "/drip", .init(body: .chunked(chunks, every: .milliseconds(10))))
         let transport = CurlTransport()
+        // The deadline on a manual clock: however slowly a loaded machine sends the requests,
+        // it passes only when the test says, after both heads have come.
+        let clock = ManualClock()
         let raced = Pipeline(transport: transport) {
-            TimeoutMiddleware.deadline(.milliseconds(300))
+            TimeoutMiddleware.deadline(.milliseconds(300), clock: clock)
             Stamp()
         }
         let cut = Pipeline(transport: transport) {
-            TimeoutMiddleware.deadline(.milliseconds(300))
+            TimeoutMiddleware.deadline(.milliseconds(300), clock: clock)
             RetryMiddleware(policy: .default)
         }
         #expect(!keepsDeadline(raced))
@@ -37,7 +40,8 @@ import Testing
         let racedResponse = try await raced.send(HTTPRequest(url: server.url("drip")))
         let cutResponse = try await cut.send(HTTPRequest(url: server.url("drip")))
         #expect(racedResponse.body.bufferedData == nil && cutResponse.body.bufferedData == nil, "both stream")
-        try await Task.sleep(for: .milliseconds(700))  // both deadlines passed; nothing read yet
+        try await Task.sleep(for: .milliseconds(200))  // the bodies come in; nothing is read yet
+        clock.advance(by: .seconds(1))  // both deadlines pass
 
         await #expect(throws: HTTPTimeoutError.self, "the race: the deadline bounds the body") {
             _ = try await racedResponse.body.collect(upTo: 1 << 20)

@@ -22,29 +22,27 @@ import HTTPPipelineRetry
 #sourceLocation()
 
 // Plugins/HTTPPipelineAuth/HTTPPipelineAuth.docc/HTTPPipelineAuth.md:15
-@MainActor private func snippetAtLine15() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineAuth/HTTPPipelineAuth.docc/HTTPPipelineAuth.md", line: 20)
-let pipeline = Pipeline(transport: URLSessionTransport()) {
-    RetryMiddleware(policy: .default)
-    AuthMiddleware(source: tokenStore)   // tokenStore: your CredentialSource
-    LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())
+#sourceLocation(file: "Plugins/HTTPPipelineAuth/HTTPPipelineAuth.docc/HTTPPipelineAuth.md", line: 21)
+private func makePipeline(tokenStore: some CredentialSource) -> some HTTPTransport {   // your CredentialSource
+    Pipeline(transport: URLSessionTransport()) {
+        RetryMiddleware(policy: .default)
+        AuthMiddleware(source: tokenStore)
+        LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())
+    }
 }
 #sourceLocation()
-_ = pipeline
-}
 
-// Plugins/HTTPPipelineAuth/HTTPPipelineAuth.docc/HTTPPipelineAuth.md:117
-@MainActor private func snippetAtLine117() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineAuth/HTTPPipelineAuth.docc/HTTPPipelineAuth.md", line: 117)
-let auth = AuthMiddleware(source: tokenStore)
-let client = Pipeline(transport: URLSessionTransport()) {
-    RetryMiddleware(policy: .default)
-    auth
-}
+// Plugins/HTTPPipelineAuth/HTTPPipelineAuth.docc/HTTPPipelineAuth.md:120
+#sourceLocation(file: "Plugins/HTTPPipelineAuth/HTTPPipelineAuth.docc/HTTPPipelineAuth.md", line: 126)
+private func signedInCall(tokenStore: some CredentialSource, accessToken: String) async throws {
+    let auth = AuthMiddleware(source: tokenStore)
+    let client = Pipeline(transport: URLSessionTransport()) {
+        RetryMiddleware(policy: .default)
+        auth
+    }
 
-try await auth.setCredential(.bearer(signedIn.accessToken))   // sign-in or account switch
-try await auth.setCredential(nil)                             // sign-out
+    try await auth.setCredential(.bearer(accessToken))   // sign-in or account switch
+    _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
+    try await auth.setCredential(nil)                    // sign-out
+}
 #sourceLocation()
-_ = auth
-_ = client
-}

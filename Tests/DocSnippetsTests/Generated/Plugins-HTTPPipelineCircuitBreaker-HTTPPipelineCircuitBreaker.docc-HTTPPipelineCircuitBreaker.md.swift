@@ -23,12 +23,12 @@ import HTTPPipelineTimeout
 
 // Plugins/HTTPPipelineCircuitBreaker/HTTPPipelineCircuitBreaker.docc/HTTPPipelineCircuitBreaker.md:15
 @MainActor private func snippetAtLine15() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineCircuitBreaker/HTTPPipelineCircuitBreaker.docc/HTTPPipelineCircuitBreaker.md", line: 20)
+#sourceLocation(file: "Plugins/HTTPPipelineCircuitBreaker/HTTPPipelineCircuitBreaker.docc/HTTPPipelineCircuitBreaker.md", line: 21)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     RetryMiddleware(policy: .default)                 // does not retry CircuitOpenError
     CircuitBreakerMiddleware(
         policy: CircuitBreakerPolicy(failureRatio: 0.5, minimumThroughput: 10, breakDuration: .seconds(5)),
-        onStateChange: { change in myLogger.info("\(change)") }   // "circuit https://…:443: closed -> open"
+        onStateChange: { change in print(change) }   // "circuit https://…:443: closed -> open"
     )
     TimeoutMiddleware.perAttempt(.seconds(3))         // a cut attempt is the breaker's failure
 }

@@ -22,20 +22,19 @@ import HTTPPipelineTimeout
 #sourceLocation()
 
 // Plugins/HTTPPipelineConcurrencyLimit/HTTPPipelineConcurrencyLimit.docc/HTTPPipelineConcurrencyLimit.md:14
-@MainActor private func snippetAtLine14() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineConcurrencyLimit/HTTPPipelineConcurrencyLimit.docc/HTTPPipelineConcurrencyLimit.md", line: 19)
-let pipeline = Pipeline(transport: URLSessionTransport()) {
-    TimeoutMiddleware.deadline(.seconds(30))   // the wait for a slot counts against it
-    ConcurrencyLimitMiddleware(limit: 8, maximumQueueLength: 1_000, queueTimeout: .seconds(10))
-    AuthMiddleware(source: tokenStore)         // queued calls take the token when their turn comes
+#sourceLocation(file: "Plugins/HTTPPipelineConcurrencyLimit/HTTPPipelineConcurrencyLimit.docc/HTTPPipelineConcurrencyLimit.md", line: 20)
+private func makePipeline(tokenStore: some CredentialSource) -> some HTTPTransport {
+    Pipeline(transport: URLSessionTransport()) {
+        TimeoutMiddleware.deadline(.seconds(30))   // the wait for a slot counts against it
+        ConcurrencyLimitMiddleware(limit: 8, maximumQueueLength: 1_000, queueTimeout: .seconds(10))
+        AuthMiddleware(source: tokenStore)         // queued calls take the token when their turn comes
+    }
 }
 #sourceLocation()
-_ = pipeline
-}
 
-// Plugins/HTTPPipelineConcurrencyLimit/HTTPPipelineConcurrencyLimit.docc/HTTPPipelineConcurrencyLimit.md:34
-@MainActor private func snippetAtLine34() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineConcurrencyLimit/HTTPPipelineConcurrencyLimit.docc/HTTPPipelineConcurrencyLimit.md", line: 37)
+// Plugins/HTTPPipelineConcurrencyLimit/HTTPPipelineConcurrencyLimit.docc/HTTPPipelineConcurrencyLimit.md:37
+@MainActor private func snippetAtLine37() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineConcurrencyLimit/HTTPPipelineConcurrencyLimit.docc/HTTPPipelineConcurrencyLimit.md", line: 41)
 var keepalive = HTTPRequest(url: URL(string: "https://api.example.com/session/keepalive")!)
 keepalive.context.concurrencyLimit = .priority   // ahead of every call waiting without priority
 var health = HTTPRequest(url: URL(string: "https://api.example.com/health")!)

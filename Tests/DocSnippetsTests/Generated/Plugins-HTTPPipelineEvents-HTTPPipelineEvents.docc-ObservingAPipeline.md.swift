@@ -8,30 +8,30 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 37)
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 38)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 38)
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 39)
 import HTTPPipelineCurl
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 63)
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 64)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 64)
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 65)
 import HTTPPipelineEvents
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 65)
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 66)
 import HTTPPipelineRedirect
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 66)
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 67)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 149)
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 150)
 import Synchronization
 #sourceLocation()
 
 // Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md:37
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 40)
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 41)
 private func whereDidTheTimeGo(_ url: URL) async throws {
     let response = try await CurlTransport().send(HTTPRequest(url: url))
     _ = try await response.body.collect(upTo: 1 << 20)
@@ -43,8 +43,8 @@ private func whereDidTheTimeGo(_ url: URL) async throws {
 }
 #sourceLocation()
 
-// Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md:62
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 68)
+// Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md:63
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 69)
 private struct PrintEvents: HTTPObserver {
     func observe(_ event: HTTPEvent) {
         let attempt = event.attempt.map { " #\($0)" } ?? ""
@@ -52,7 +52,7 @@ private struct PrintEvents: HTTPObserver {
     }
 }
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 75)
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 76)
 private func observedClient(over transport: some HTTPTransport, tokens: some CredentialSource) -> some HTTPTransport {
     Pipeline(transport: transport) {
         ObserverMiddleware.call(PrintEvents())
@@ -64,8 +64,8 @@ private func observedClient(over transport: some HTTPTransport, tokens: some Cre
 }
 #sourceLocation()
 
-// Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md:129
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 131)
+// Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md:130
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 132)
 private struct FeatureFlagFetch: HTTPMiddleware {
     func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         request.report("flags.fetched", detail: "from the network")
@@ -74,8 +74,8 @@ private struct FeatureFlagFetch: HTTPMiddleware {
 }
 #sourceLocation()
 
-// Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md:148
-#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 151)
+// Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md:149
+#sourceLocation(file: "Plugins/HTTPPipelineEvents/HTTPPipelineEvents.docc/ObservingAPipeline.md", line: 152)
 private final class CallDurations: HTTPObserver {
     static let bounds = [0.01, 0.1, 1.0]   // seconds
 

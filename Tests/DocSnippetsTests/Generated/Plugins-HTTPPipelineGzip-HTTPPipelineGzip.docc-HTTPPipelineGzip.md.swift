@@ -19,12 +19,11 @@ import HTTPPipelineLogging
 #sourceLocation()
 
 // Plugins/HTTPPipelineGzip/HTTPPipelineGzip.docc/HTTPPipelineGzip.md:11
-@MainActor private func snippetAtLine11() async throws {
 #sourceLocation(file: "Plugins/HTTPPipelineGzip/HTTPPipelineGzip.docc/HTTPPipelineGzip.md", line: 15)
-let pipeline = Pipeline(transport: transport) {
-    LoggingMiddleware(level: .basic, sink: sink)   // sees decoded bodies
-    GzipMiddleware(.default.limiting(decodedSize: 16 << 20, expansionRatio: 100))
+private func decoding(over transport: some HTTPTransport) -> some HTTPTransport {
+    Pipeline(transport: transport) {
+        LoggingMiddleware(level: .basic, sink: StandardErrorLogSink())   // sees decoded bodies
+        GzipMiddleware(.default.limiting(decodedSize: 16 << 20, expansionRatio: 100))
+    }
 }
 #sourceLocation()
-_ = pipeline
-}

@@ -8,19 +8,19 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Plugins/HTTPPipelineHeaders/HTTPPipelineHeaders.docc/HTTPPipelineHeaders.md", line: 15)
+#sourceLocation(file: "Plugins/HTTPPipelineHeaders/HTTPPipelineHeaders.docc/HTTPPipelineHeaders.md", line: 16)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineHeaders/HTTPPipelineHeaders.docc/HTTPPipelineHeaders.md", line: 16)
+#sourceLocation(file: "Plugins/HTTPPipelineHeaders/HTTPPipelineHeaders.docc/HTTPPipelineHeaders.md", line: 17)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineHeaders/HTTPPipelineHeaders.docc/HTTPPipelineHeaders.md", line: 17)
+#sourceLocation(file: "Plugins/HTTPPipelineHeaders/HTTPPipelineHeaders.docc/HTTPPipelineHeaders.md", line: 18)
 import HTTPPipelineRetry
 #sourceLocation()
 
 // Plugins/HTTPPipelineHeaders/HTTPPipelineHeaders.docc/HTTPPipelineHeaders.md:15
 @MainActor private func snippetAtLine15() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineHeaders/HTTPPipelineHeaders.docc/HTTPPipelineHeaders.md", line: 19)
+#sourceLocation(file: "Plugins/HTTPPipelineHeaders/HTTPPipelineHeaders.docc/HTTPPipelineHeaders.md", line: 21)
 let pipeline = try Pipeline(transport: URLSessionTransport()) {
     try DefaultHeaders([
         .fixed("User-Agent", "Shelf/2.3"),

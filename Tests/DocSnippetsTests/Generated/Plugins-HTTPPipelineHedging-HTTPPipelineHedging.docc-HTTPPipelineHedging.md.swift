@@ -17,19 +17,19 @@ import HTTPPipelineHedging
 #sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 17)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 59)
+#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 61)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 61)
+#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 63)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 63)
+#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 65)
 import HTTPPipelineTimeout
 #sourceLocation()
 
 // Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md:15
 @MainActor private func snippetAtLine15() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 19)
+#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 20)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     RetryMiddleware(policy: .default)                      // failures, with backoff
     HedgingMiddleware(policy: .after(.milliseconds(50)))   // slowness: one hedge after 50 ms
@@ -38,26 +38,25 @@ let pipeline = Pipeline(transport: URLSessionTransport()) {
 _ = pipeline
 }
 
-// Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md:36
-@MainActor private func snippetAtLine36() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 39)
+// Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md:37
+@MainActor private func snippetAtLine37() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 41)
 var request = HTTPRequest(url: URL(string: "https://api.example.com/reports/today")!)
 request.context.hedging = .off   // expensive to compute twice
 #sourceLocation()
 _ = request
 }
 
-// Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md:58
-@MainActor private func snippetAtLine58() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 65)
-let pipeline = Pipeline(transport: URLSessionTransport()) {
-    TimeoutMiddleware.deadline(.seconds(10))               // bounds every attempt together
-    RetryMiddleware(policy: .default)                      // failures, with backoff
-    TimeoutMiddleware.perAttempt(.seconds(2))              // each hedged attempt, copies included
-    AuthMiddleware(source: tokenStore)                     // a 401 refreshes once
-    HedgingMiddleware(policy: .after(.milliseconds(50)))   // slowness
-    LoggingMiddleware(level: .basic, sink: sink)           // every copy, losers as cancelled
+// Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md:60
+#sourceLocation(file: "Plugins/HTTPPipelineHedging/HTTPPipelineHedging.docc/HTTPPipelineHedging.md", line: 68)
+private func makePipeline(tokenStore: some CredentialSource) -> some HTTPTransport {
+    Pipeline(transport: URLSessionTransport()) {
+        TimeoutMiddleware.deadline(.seconds(10))               // bounds every attempt together
+        RetryMiddleware(policy: .default)                      // failures, with backoff
+        TimeoutMiddleware.perAttempt(.seconds(2))              // each hedged attempt, copies included
+        AuthMiddleware(source: tokenStore)                     // a 401 refreshes once
+        HedgingMiddleware(policy: .after(.milliseconds(50)))   // slowness
+        LoggingMiddleware(level: .basic, sink: StandardErrorLogSink())   // every copy, losers as cancelled
+    }
 }
 #sourceLocation()
-_ = pipeline
-}

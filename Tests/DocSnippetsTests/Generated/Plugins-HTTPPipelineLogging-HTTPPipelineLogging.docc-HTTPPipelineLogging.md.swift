@@ -23,7 +23,7 @@ import HTTPPipelineRetry
 
 // Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md:19
 @MainActor private func snippetAtLine19() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 24)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/HTTPPipelineLogging.md", line: 25)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     RetryMiddleware(policy: .default)
     LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())   // one record per attempt

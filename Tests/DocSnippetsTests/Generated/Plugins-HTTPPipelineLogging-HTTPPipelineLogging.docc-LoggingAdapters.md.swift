@@ -15,7 +15,7 @@ import HTTPPipeline
 import HTTPPipelineLogging
 #sourceLocation()
 #if canImport(os)
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/LoggingAdapters.md", line: 16)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/LoggingAdapters.md", line: 17)
 import os
 #sourceLocation()
 #endif
@@ -23,7 +23,7 @@ import os
 // Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/LoggingAdapters.md:14
 #if canImport(os)
 @MainActor private func snippetAtLine14() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/LoggingAdapters.md", line: 18)
+#sourceLocation(file: "Plugins/HTTPPipelineLogging/HTTPPipelineLogging.docc/LoggingAdapters.md", line: 19)
 let sink = OSLogSink(logger: Logger(subsystem: "com.example.shelf", category: "http"))
 let client = Pipeline(transport: URLSessionTransport()) {
     LoggingMiddleware(level: .headers, sink: sink)

@@ -19,12 +19,11 @@ import HTTPPipelineRedirect
 #sourceLocation()
 
 // Plugins/HTTPPipelineRedirect/HTTPPipelineRedirect.docc/HTTPPipelineRedirect.md:15
-@MainActor private func snippetAtLine15() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineRedirect/HTTPPipelineRedirect.docc/HTTPPipelineRedirect.md", line: 19)
-let pipeline = Pipeline(transport: URLSessionTransport()) {
-    RedirectMiddleware(policy: RedirectPolicy(maximumHops: 5))
-    AuthMiddleware(source: tokenStore)   // each hop: the credential only to the call's first origin
+#sourceLocation(file: "Plugins/HTTPPipelineRedirect/HTTPPipelineRedirect.docc/HTTPPipelineRedirect.md", line: 20)
+private func makePipeline(tokenStore: some CredentialSource) -> some HTTPTransport {
+    Pipeline(transport: URLSessionTransport()) {
+        RedirectMiddleware(policy: RedirectPolicy(maximumHops: 5))
+        AuthMiddleware(source: tokenStore)   // each hop: the credential only to the call's first origin
+    }
 }
 #sourceLocation()
-_ = pipeline
-}

@@ -19,12 +19,11 @@ import HTTPPipelineRetry
 #sourceLocation()
 
 // Plugins/HTTPPipelineRetry/HTTPPipelineRetry.docc/HTTPPipelineRetry.md:16
-@MainActor private func snippetAtLine16() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineRetry/HTTPPipelineRetry.docc/HTTPPipelineRetry.md", line: 20)
-let pipeline = Pipeline(transport: URLSessionTransport()) {
-    RetryMiddleware(policy: .attempts(4, backoff: .exponential(base: .milliseconds(200))))
-    AuthMiddleware(source: tokenStore)   // each attempt runs auth again
+#sourceLocation(file: "Plugins/HTTPPipelineRetry/HTTPPipelineRetry.docc/HTTPPipelineRetry.md", line: 21)
+private func makePipeline(tokenStore: some CredentialSource) -> some HTTPTransport {
+    Pipeline(transport: URLSessionTransport()) {
+        RetryMiddleware(policy: .attempts(4, backoff: .exponential(base: .milliseconds(200))))
+        AuthMiddleware(source: tokenStore)   // each attempt runs auth again
+    }
 }
 #sourceLocation()
-_ = pipeline
-}

@@ -20,7 +20,7 @@ import HTTPPipelineTimeout
 
 // Plugins/HTTPPipelineTimeout/HTTPPipelineTimeout.docc/HTTPPipelineTimeout.md:15
 @MainActor private func snippetAtLine15() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineTimeout/HTTPPipelineTimeout.docc/HTTPPipelineTimeout.md", line: 19)
+#sourceLocation(file: "Plugins/HTTPPipelineTimeout/HTTPPipelineTimeout.docc/HTTPPipelineTimeout.md", line: 20)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     TimeoutMiddleware.deadline(.seconds(10))      // the call: ends within 10 s, body included
     RetryMiddleware(policy: .default)             // never waits past the deadline
@@ -30,9 +30,9 @@ let pipeline = Pipeline(transport: URLSessionTransport()) {
 _ = pipeline
 }
 
-// Plugins/HTTPPipelineTimeout/HTTPPipelineTimeout.docc/HTTPPipelineTimeout.md:33
-@MainActor private func snippetAtLine33() async throws {
-#sourceLocation(file: "Plugins/HTTPPipelineTimeout/HTTPPipelineTimeout.docc/HTTPPipelineTimeout.md", line: 36)
+// Plugins/HTTPPipelineTimeout/HTTPPipelineTimeout.docc/HTTPPipelineTimeout.md:34
+@MainActor private func snippetAtLine34() async throws {
+#sourceLocation(file: "Plugins/HTTPPipelineTimeout/HTTPPipelineTimeout.docc/HTTPPipelineTimeout.md", line: 38)
 var request = HTTPRequest(url: URL(string: "https://api.example.com/exports/2024.csv")!)
 request.context.totalTimeout = .limit(.seconds(120))   // a long export
 request.context.attemptTimeout = .off

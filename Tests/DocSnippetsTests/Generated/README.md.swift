@@ -31,18 +31,18 @@ import HTTPPipelineTimeout
 #sourceLocation()
 
 // README.md:193
-@MainActor private func snippetAtLine193() async throws {
-#sourceLocation(file: "README.md", line: 201)
-let client = try Pipeline(transport: URLSessionTransport()) {
-    TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
-    try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers
-    RetryMiddleware(policy: .default)                         // each attempt re-runs auth below
-    TimeoutMiddleware.perAttempt(.seconds(3))                 // a cut attempt is retried
-    AuthMiddleware(source: tokenStore)                        // your CredentialSource; refreshes once for all callers
-    LoggingMiddleware(level: .basic, sink: StandardErrorLogSink())  // logs each attempt, redacted
-    GzipMiddleware()                                          // decodes wire bytes; logging sees decoded sizes
+#sourceLocation(file: "README.md", line: 202)
+private func makeClient(tokenStore: some CredentialSource) throws -> some HTTPTransport {
+    let client = try Pipeline(transport: URLSessionTransport()) {
+        TimeoutMiddleware.deadline(.seconds(10))                  // the whole call, body included
+        try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3")])  // every attempt carries the same headers
+        RetryMiddleware(policy: .default)                         // each attempt re-runs auth below
+        TimeoutMiddleware.perAttempt(.seconds(3))                 // a cut attempt is retried
+        AuthMiddleware(source: tokenStore)                        // your CredentialSource; refreshes once for all callers
+        LoggingMiddleware(level: .basic, sink: StandardErrorLogSink())  // logs each attempt, redacted
+        GzipMiddleware()                                          // decodes wire bytes; logging sees decoded sizes
+    }
+    print(client.orderingDiagnostics)   // []: each plugin declares where it expects to sit
+    return client
 }
-print(client.orderingDiagnostics)   // []: each plugin declares where it expects to sit
 #sourceLocation()
-_ = client
-}

@@ -8,15 +8,15 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 21)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 22)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 22)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 23)
 import HTTPPipelineLogging
 #sourceLocation()
 
 // Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md:21
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 24)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 26)
 private struct RequestID: HTTPMiddleware {
     func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         guard request.fields["X-Request-ID"] == nil else {
@@ -29,7 +29,7 @@ private struct RequestID: HTTPMiddleware {
 }
 #sourceLocation()
 @MainActor private func snippetAtLine21() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 35)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/HTTPPipeline.md", line: 37)
 let verbose = CommandLine.arguments.contains("--verbose")
 let client = Pipeline(transport: URLSessionTransport()) {
     RequestID()                       // outermost: sees the request first, the response last

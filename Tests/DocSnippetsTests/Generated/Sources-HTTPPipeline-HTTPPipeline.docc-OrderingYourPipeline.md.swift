@@ -8,41 +8,40 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 31)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 32)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 32)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 33)
 import HTTPPipelineAuth
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 33)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 34)
 import HTTPPipelineGzip
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 34)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 35)
 import HTTPPipelineHeaders
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 35)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 36)
 import HTTPPipelineLogging
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 36)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 37)
 import HTTPPipelineRetry
 #sourceLocation()
 
 // Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md:31
-@MainActor private func snippetAtLine31() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 38)
-let pipeline = try Pipeline(transport: URLSessionTransport()) {
-    try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3"), .computed("X-Request-ID") { _ in UUID().uuidString }])
-    RetryMiddleware(policy: .default)
-    AuthMiddleware(source: tokenStore)
-    LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())
-    GzipMiddleware()
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 40)
+private func makePipeline(tokenStore: some CredentialSource) throws -> some HTTPTransport {
+    try Pipeline(transport: URLSessionTransport()) {
+        try DefaultHeaders([.fixed("User-Agent", "Shelf/2.3"), .computed("X-Request-ID") { _ in UUID().uuidString }])
+        RetryMiddleware(policy: .default)
+        AuthMiddleware(source: tokenStore)
+        LoggingMiddleware(level: .headers, sink: StandardErrorLogSink())
+        GzipMiddleware()
+    }
 }
 #sourceLocation()
-_ = pipeline
-}
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md:79
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 79)
+// Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md:83
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 85)
 private struct ResponseCache: HTTPMiddleware, PlacementDeclaring {
     var roles: Set<MiddlewareRole> { ["cache"] }
     var placementExpectations: [PlacementExpectation] {
@@ -55,16 +54,15 @@ private struct ResponseCache: HTTPMiddleware, PlacementDeclaring {
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md:96
-@MainActor private func snippetAtLine96() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 96)
-let pipeline = Pipeline(transport: URLSessionTransport()) {
-    LoggingMiddleware(level: .basic, sink: StandardErrorLogSink())
-    AuthMiddleware(source: tokenStore)
+// Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md:102
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/OrderingYourPipeline.md", line: 107)
+private func printDiagnostics(tokenStore: some CredentialSource) {
+    let pipeline = Pipeline(transport: URLSessionTransport()) {
+        LoggingMiddleware(level: .basic, sink: StandardErrorLogSink())
+        AuthMiddleware(source: tokenStore)
+    }
+    for diagnostic in pipeline.orderingDiagnostics { print(diagnostic) }
+    // LoggingMiddleware (layer 1) expects to be inside every request-changing layer, but
+    // AuthMiddleware (layer 2) is inside it: the log should show the request as it is sent
 }
-for diagnostic in pipeline.orderingDiagnostics { print(diagnostic) }
-// LoggingMiddleware (layer 1) expects to be inside every request-changing layer, but
-// AuthMiddleware (layer 2) is inside it: the log should show the request as it is sent
 #sourceLocation()
-_ = pipeline
-}

@@ -8,27 +8,37 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 28)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 29)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 29)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 30)
 import HTTPPipelineTesting
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 30)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 31)
 import Testing
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 108)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 149)
 import HTTPPipelineRetry
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 244)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 340)
 import HTTPPipelineCassette
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 245)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 341)
 import HTTPPipelineStandard
 #sourceLocation()
 
 // Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:28
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 32)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 33)
+private struct RequestID: HTTPMiddleware {   // the landing page's: stamps X-Request-ID where missing
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        guard request.fields["X-Request-ID"] == nil else { return try await next(request) }
+        var request = request
+        request.fields["X-Request-ID"] = UUID().uuidString
+        return try await next(request)
+    }
+}
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 42)
 @Test private func theRequestIDReachesTheWire() async throws {
     let transport = ScriptedTransport([.ok("{}")])
     let pipeline = Pipeline(transport: transport) { RequestID() }
@@ -38,9 +48,9 @@ import HTTPPipelineStandard
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:45
-@MainActor private func snippetAtLine45() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 45)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:55
+@MainActor private func snippetAtLine55() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 58)
 let byRoute = ScriptedTransport(routes: [
     "GET /books/1": .ok(#"{"id": 1}"#, headers: ["Content-Type": "application/json"]),
     "GET /books/2": .status(404),
@@ -51,8 +61,8 @@ _ = byRoute
 _ = flaky
 }
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:57
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 57)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:70
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 75)
 @Test private func aStreamedBodyArrivesChunkByChunk() async throws {
     let chunks = [Data("first ".utf8), Data("second".utf8)]
     let transport = ScriptedTransport([.streamed(chunks: chunks)])
@@ -63,33 +73,16 @@ _ = flaky
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:74
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 74)
-@Test private func requestIDRunsBetweenTheProbes() async throws {
-    let log = OrderLog()
-    let pipeline = Pipeline(transport: ScriptedTransport([.ok()])) {
-        OrderProbe("outer", log: log)
-        RequestID()
-        OrderProbe("inner", log: log)
-    }
-    _ = try await pipeline.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
-    #expect(log.description == "outer> inner> inner< outer<")
-    let mismatch = log.checkOrder(.response, ["inner", "outer"])
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:125
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 129)
+private func checkLayers(of pipeline: Pipeline<some HTTPMiddleware, some HTTPTransport>) {
+    let mismatch = pipeline.checkLayerOrder(["outer", "RequestID", "inner"])
     #expect(mismatch == nil, "\(mismatch?.description ?? "")")
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:92
-@MainActor private func snippetAtLine92() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 92)
-let mismatch = pipeline.checkLayerOrder(["outer", "RequestID", "inner"])
-#expect(mismatch == nil, "\(mismatch?.description ?? "")")
-#sourceLocation()
-_ = mismatch
-}
-
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:108
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 110)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:147
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 153)
 @Test private func aTransientStatusIsRetriedAfterTheBackoff() async throws {
     let clock = ManualClock()
     let transport = ScriptedTransport([.status(503), .ok("finally")])
@@ -105,8 +98,8 @@ _ = mismatch
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:129
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 129)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:172
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 178)
 @Test private func threeAttemptsMeetTwo503sThenTheAnswer() async throws {
     let transport = ScriptedTransport([.status(503), .status(503), .ok("finally")])
     let pipeline = Pipeline(transport: transport) {
@@ -118,41 +111,16 @@ _ = mismatch
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:150
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 150)
-@Test private func requestIDKeepsTheContract() async {
-    var request = HTTPRequest(url: URL(string: "https://api.example.com/books")!)
-    request.fields["X-Request-ID"] = "caller"
-    let report = await MiddlewareContract(passThroughRequest: request).check { RequestID() }
-    #expect(report.violations.isEmpty, "\(report)")
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:227
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 230)
+/// `makeCache` makes your cache: `{ ResponseCache() }`.
+private func checkTheContract(ofCache makeCache: @Sendable () -> some HTTPMiddleware) async -> MiddlewareContract.Report {
+    await MiddlewareContract(mayAnswerWithoutCallingNext: true).check(makeCache)
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:163
-@MainActor private func snippetAtLine163() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 163)
-let report = await MiddlewareContract(mayAnswerWithoutCallingNext: true).check { ResponseCache() }
-#sourceLocation()
-_ = report
-}
-
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:173
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 173)
-@Test private func theStackTalksToARealServer() async throws {
-    let server = LoopbackServer()
-    server.route("GET", "/books/1", .init(status: 200, body: Data(#"{"id": 1}"#.utf8)))
-    try server.start()
-    defer { server.stop() }
-    let pipeline = Pipeline(transport: URLSessionTransport()) { RequestID() }
-    let response = try await pipeline.send(HTTPRequest(url: server.baseURL.appendingPathComponent("books/1")))
-    #expect(response.status == 200)
-    #expect(try await response.body.collect(upTo: 1 << 20) == Data(#"{"id": 1}"#.utf8))
-    #expect(server.requests.first?.header("X-Request-ID") != nil)
-}
-#sourceLocation()
-
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:194
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 194)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:282
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 282)
 @Test private func aResponseCutShortIsAnErrorNotAShortBody() async throws {
     let server = LoopbackServer()
     server.route("GET", "/report", .init(body: .abort(after: 10, of: .bytes(Data(count: 1_000)))))
@@ -165,8 +133,8 @@ _ = report
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:213
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 213)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:301
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 307)
 @Test private func theServerAnswersFromTheRequestItReceived() async throws {
     let server = LoopbackServer()
     server.route("GET", "/whoami") { request in
@@ -181,8 +149,8 @@ _ = report
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:244
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 247)
+// Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md:338
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/TestingAPipeline.md", line: 345)
 // Marked @Test(.cassette("books")) in a test target.
 private func theCatalogLoadsItsBooks() async throws {
     let pipeline = try StandardPipeline.build(over: CassetteTrait.transport(over: URLSessionTransport()))

@@ -8,24 +8,24 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 19)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 20)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 166)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 173)
 import HTTPPipelineTesting
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 167)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 174)
 import Testing
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 202)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 212)
 import Synchronization
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 270)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 281)
 import HTTPPipelineLogging
 #sourceLocation()
 
 // Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:19
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 21)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 22)
 /// Stamps `X-Correlation-ID` on requests that lack one.
 ///
 /// ## Ordering
@@ -45,16 +45,16 @@ private struct CorrelationID: HTTPMiddleware {
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:72
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 74)
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:74
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 76)
 /// The name a call's measurements are reported under; its URL's path when unset.
 private enum MetricsLabel: HTTPContextKey {
     typealias Value = String
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:94
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 96)
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:97
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 100)
 /// Reports the size of each response body under its call's `MetricsLabel`: at once for a
 /// buffered body, and for a streamed one when the caller has read it to its end.
 ///
@@ -83,7 +83,7 @@ private struct ResponseBytes: HTTPMiddleware {
     }
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 124)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 128)
 /// A body's chunks, each passed on as it is, with their total reported when the body ends.
 private struct CountingChunks: AsyncSequence, Sendable {
     typealias Element = Data
@@ -115,8 +115,8 @@ private struct CountingChunks: AsyncSequence, Sendable {
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:165
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 169)
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:171
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 176)
 @Test private func correlationIDIsAddedWhenMissing() async throws {
     let transport = ScriptedTransport([.ok("hi")])
     let pipeline = Pipeline(transport: transport) { CorrelationID(makeID: { "id-1" }) }
@@ -124,7 +124,7 @@ private struct CountingChunks: AsyncSequence, Sendable {
     #expect(transport.requests.first?.fields["X-Correlation-ID"] == "id-1")
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 176)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 183)
 @Test private func correlationIDKeepsTheMiddlewareContract() async {
     var request = HTTPRequest(url: URL(string: "https://api.example.com/x")!)
     request.fields["X-Correlation-ID"] = "caller"   // a request it leaves alone
@@ -132,7 +132,7 @@ private struct CountingChunks: AsyncSequence, Sendable {
     #expect(report.violations.isEmpty, "\(report)")
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 183)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 190)
 @Test private func correlationIDSitsBetweenTheProbesWhereItWasPlaced() async throws {
     let log = OrderLog()
     let pipeline = Pipeline(transport: ScriptedTransport([.ok()])) {
@@ -146,8 +146,8 @@ private struct CountingChunks: AsyncSequence, Sendable {
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:200
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 205)
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:209
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 215)
 /// Answers every request with "hello, world" in two chunks.
 private struct StreamingServer: HTTPTransport {
     var replayable = false
@@ -165,7 +165,7 @@ private struct StreamingServer: HTTPTransport {
     }
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 222)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 232)
 /// What `ResponseBytes` reported, as "label: bytes".
 private final class Reports: Sendable {
     private let lines = Mutex<[String]>([])
@@ -173,7 +173,7 @@ private final class Reports: Sendable {
     func add(_ label: String, _ bytes: Int) { lines.withLock { $0.append("\(label): \(bytes)") } }
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 229)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 239)
 @Test(arguments: [false, true])
 private func responseBytesCountsAStreamedBodyAsItIsReadAndKeepsItsKind(replayable: Bool) async throws {
     let reports = Reports()
@@ -195,7 +195,7 @@ private func responseBytesCountsAStreamedBodyAsItIsReadAndKeepsItsKind(replayabl
     }
 }
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 250)
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 260)
 @Test private func responseBytesCountsABufferedBodyAtOnceUnderItsPath() async throws {
     let reports = Reports()
     let pipeline = Pipeline(transport: ScriptedTransport([.ok("{}")])) { ResponseBytes(report: reports.add) }
@@ -207,9 +207,9 @@ private func responseBytesCountsAStreamedBodyAsItIsReadAndKeepsItsKind(replayabl
 }
 #sourceLocation()
 
-// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:269
-@MainActor private func snippetAtLine269() async throws {
-#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 272)
+// Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md:280
+@MainActor private func snippetAtLine280() async throws {
+#sourceLocation(file: "Sources/HTTPPipeline/HTTPPipeline.docc/WritingAMiddleware.md", line: 284)
 let pipeline = Pipeline(transport: URLSessionTransport()) {
     CorrelationID()                                                  // the ID is set before...
     LoggingMiddleware(level: .headers, sink: StandardErrorLogSink()) // ...the log records the request

@@ -8,19 +8,20 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineAPI/HTTPPipelineAPI.docc/HTTPPipelineAPI.md", line: 13)
+#sourceLocation(file: "Sources/HTTPPipelineAPI/HTTPPipelineAPI.docc/HTTPPipelineAPI.md", line: 14)
+import HTTPPipeline
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipelineAPI/HTTPPipelineAPI.docc/HTTPPipelineAPI.md", line: 15)
 import HTTPPipelineAPI
 #sourceLocation()
 
 // Sources/HTTPPipelineAPI/HTTPPipelineAPI.docc/HTTPPipelineAPI.md:13
-#sourceLocation(file: "Sources/HTTPPipelineAPI/HTTPPipelineAPI.docc/HTTPPipelineAPI.md", line: 15)
+#sourceLocation(file: "Sources/HTTPPipelineAPI/HTTPPipelineAPI.docc/HTTPPipelineAPI.md", line: 17)
 private struct Book: Decodable, Sendable { var id: Int; var title: String }
 #sourceLocation()
-@MainActor private func snippetAtLine13() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineAPI/HTTPPipelineAPI.docc/HTTPPipelineAPI.md", line: 17)
-let client = APIClient(baseURL: URL(string: "https://api.example.com")!, transport: pipeline)
-let book: Book = try await client.send(.get("/books/\(id)"))
-#sourceLocation()
-_ = client
-_ = book
+#sourceLocation(file: "Sources/HTTPPipelineAPI/HTTPPipelineAPI.docc/HTTPPipelineAPI.md", line: 19)
+private func book(_ id: Int, over pipeline: some HTTPTransport) async throws -> Book {
+    let client = APIClient(baseURL: URL(string: "https://api.example.com")!, transport: pipeline)
+    return try await client.send(.get("/books/\(id)"))
 }
+#sourceLocation()

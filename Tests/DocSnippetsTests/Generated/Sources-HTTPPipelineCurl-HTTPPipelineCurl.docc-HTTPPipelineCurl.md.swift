@@ -8,19 +8,19 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 17)
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 18)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 18)
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 19)
 import HTTPPipelineCurl
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 19)
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 20)
 import HTTPPipelineStandard
 #sourceLocation()
 
 // Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:17
 @MainActor private func snippetAtLine17() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 21)
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 22)
 let client = try StandardPipeline.build(over: CurlTransport())
 let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/books")!))
 #sourceLocation()
@@ -28,8 +28,8 @@ _ = client
 _ = response
 }
 
-// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:93
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 96)
+// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:94
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 98)
 private func pollStatus(_ url: URL, times: Int) async throws -> [HTTPResponse.Status] {
     let transport = CurlTransport()
     return try await withTaskExecutorPreference(transport.taskExecutor) {
@@ -44,8 +44,8 @@ private func pollStatus(_ url: URL, times: Int) async throws -> [HTTPResponse.St
 }
 #sourceLocation()
 
-// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:142
-#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 145)
+// Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md:144
+#sourceLocation(file: "Sources/HTTPPipelineCurl/HTTPPipelineCurl.docc/HTTPPipelineCurl.md", line: 147)
 private func makeTransport() -> any HTTPTransport {
     #if os(Linux)
     CurlTransport()

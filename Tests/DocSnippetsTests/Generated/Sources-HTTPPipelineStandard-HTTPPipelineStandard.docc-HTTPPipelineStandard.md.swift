@@ -12,46 +12,48 @@ import FoundationNetworking
 import HTTPPipeline
 #sourceLocation()
 #sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 13)
-import HTTPPipelineHeaders
+import HTTPPipelineAuth
 #sourceLocation()
 #sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 14)
-import HTTPPipelineLogging
+import HTTPPipelineHeaders
 #sourceLocation()
 #sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 15)
+import HTTPPipelineLogging
+#sourceLocation()
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 16)
 import HTTPPipelineStandard
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 58)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 64)
 import HTTPPipelineCircuitBreaker
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 59)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 65)
 import HTTPPipelineConcurrencyLimit
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 93)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 100)
 import HTTPPipelineCache
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 121)
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 132)
 import Testing
 #sourceLocation()
 
 // Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:12
-@MainActor private func snippetAtLine12() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 17)
-let options = StandardOptions(
-    headers: [.fixed("User-Agent", "Shelf/2.3")],
-    credentials: tokenStore,
-    logging: StandardOptions.Logging(level: .basic, sink: StandardErrorLogSink())
-)
-let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
-print(client)
-// Pipeline(DefaultHeaders -> ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
-#sourceLocation()
-_ = options
-_ = client
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 19)
+private func makeClient(tokenStore: any CredentialSource) throws -> some HTTPTransport {
+    let options = StandardOptions(
+        headers: [.fixed("User-Agent", "Shelf/2.3")],
+        credentials: tokenStore,
+        logging: StandardOptions.Logging(level: .basic, sink: StandardErrorLogSink())
+    )
+    let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
+    print(client)
+    // Pipeline(DefaultHeaders -> ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> LoggingMiddleware -> GzipMiddleware -> URLSessionTransport)
+    return client
 }
+#sourceLocation()
 
-// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:40
-@MainActor private func snippetAtLine40() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 43)
+// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:45
+@MainActor private func snippetAtLine45() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 49)
 let options = StandardOptions(totalTimeout: .seconds(10), attemptTimeout: .seconds(3))
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
 print(client)
@@ -61,9 +63,9 @@ _ = options
 _ = client
 }
 
-// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:57
-@MainActor private func snippetAtLine57() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 62)
+// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:63
+@MainActor private func snippetAtLine63() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 69)
 let options = StandardOptions(
     totalTimeout: .seconds(30),
     concurrencyLimit: ConcurrencyLimitMiddleware(limit: 8, queueTimeout: .seconds(10)),
@@ -78,9 +80,9 @@ _ = options
 _ = client
 }
 
-// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:92
-@MainActor private func snippetAtLine92() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 96)
+// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:99
+@MainActor private func snippetAtLine99() async throws {
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 104)
 let cache = CacheMiddleware(options: CacheOptions(store: MemoryCacheStore(capacity: 32 << 20)))
 let client = try StandardPipeline.build(over: URLSessionTransport(), options: StandardOptions(cache: cache))
 print(client)
@@ -90,8 +92,8 @@ _ = cache
 _ = client
 }
 
-// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:119
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 123)
+// Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md:127
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 134)
 /// Signs each request over its method, URL and credential. A real signer computes an HMAC
 /// (SHA-256) with a secret key; a keyed FNV-1a hash keeps this example free of a crypto library.
 private struct RequestSigner: HTTPMiddleware, PlacementDeclaring {
@@ -114,15 +116,14 @@ private struct RequestSigner: HTTPMiddleware, PlacementDeclaring {
     }
 }
 #sourceLocation()
-@MainActor private func snippetAtLine119() async throws {
-#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 145)
-var options = StandardOptions(credentials: tokenStore)
-options.insert(RequestSigner(key: "example-key"), at: .insideAuth)
-let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
-print(client)
-// Pipeline(ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> RequestSigner -> GzipMiddleware -> URLSessionTransport)
-#expect(client.orderingDiagnostics.isEmpty)
-#sourceLocation()
-_ = options
-_ = client
+#sourceLocation(file: "Sources/HTTPPipelineStandard/HTTPPipelineStandard.docc/HTTPPipelineStandard.md", line: 156)
+private func makeSignedClient(tokenStore: any CredentialSource) throws -> some HTTPTransport {
+    var options = StandardOptions(credentials: tokenStore)
+    options.insert(RequestSigner(key: "example-key"), at: .insideAuth)
+    let client = try StandardPipeline.build(over: URLSessionTransport(), options: options)
+    print(client)
+    // Pipeline(ConcurrencyLimitMiddleware -> RedirectMiddleware -> RetryMiddleware -> AuthMiddleware -> RequestSigner -> GzipMiddleware -> URLSessionTransport)
+    #expect(client.orderingDiagnostics.isEmpty)
+    return client
 }
+#sourceLocation()

@@ -8,18 +8,18 @@ import HTTPPipelineURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#sourceLocation(file: "Sources/HTTPPipelineTesting/HTTPPipelineTesting.docc/HTTPPipelineTesting.md", line: 12)
+#sourceLocation(file: "Sources/HTTPPipelineTesting/HTTPPipelineTesting.docc/HTTPPipelineTesting.md", line: 13)
 import HTTPPipeline
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineTesting/HTTPPipelineTesting.docc/HTTPPipelineTesting.md", line: 13)
+#sourceLocation(file: "Sources/HTTPPipelineTesting/HTTPPipelineTesting.docc/HTTPPipelineTesting.md", line: 14)
 import HTTPPipelineTesting
 #sourceLocation()
-#sourceLocation(file: "Sources/HTTPPipelineTesting/HTTPPipelineTesting.docc/HTTPPipelineTesting.md", line: 14)
+#sourceLocation(file: "Sources/HTTPPipelineTesting/HTTPPipelineTesting.docc/HTTPPipelineTesting.md", line: 15)
 import Testing
 #sourceLocation()
 
 // Sources/HTTPPipelineTesting/HTTPPipelineTesting.docc/HTTPPipelineTesting.md:12
-#sourceLocation(file: "Sources/HTTPPipelineTesting/HTTPPipelineTesting.docc/HTTPPipelineTesting.md", line: 16)
+#sourceLocation(file: "Sources/HTTPPipelineTesting/HTTPPipelineTesting.docc/HTTPPipelineTesting.md", line: 17)
 @Test private func theCallerSeesTheLayersInOrder() async throws {
     let log = OrderLog()
     let transport = ScriptedTransport([.ok("hi")])
