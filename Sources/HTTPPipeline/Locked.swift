@@ -8,7 +8,7 @@ import Darwin
 
 /// State shared between tasks and threads, behind a POSIX mutex.
 ///
-/// Not `Mutex` from `Synchronization`, for two measured reasons on Linux: it is built on a futex
+/// Not `Mutex` from `Synchronization`, for two reasons on Linux: it is built on a futex
 /// the thread sanitizer does not intercept, so a `--sanitize=thread` run reported false "Swift
 /// access races" on correctly locked state; and it asks the kernel for the thread's ID (a
 /// `gettid` system call) on every lock and unlock. A `pthread_mutex_t` is intercepted by the

@@ -11,7 +11,7 @@ import Foundation
 /// reader.
 ///
 /// URLSession cannot pause a transfer on Linux (`suspend()` mid-transfer ends in a fatal error in
-/// FoundationNetworking, or resends the request and appends the new bytes, as measured), so a
+/// FoundationNetworking, or resends the request and appends the new bytes), so a
 /// reader slower than the network cannot hold the bytes back. Instead, past ``memoryLimit``
 /// queued bytes the rest are written to a spill file and read back in order: memory stays flat,
 /// and the disk holds what the reader has not taken yet.
