@@ -230,16 +230,17 @@ let package = Package(
             path: "Examples/PipelineDemo",
             swiftSettings: swiftSettings
         ),
-        // The C floor of the curl measurements: libcurl's easy API in a loop, bound at run time.
-        .target(
-            name: "CCurlLoop",
+        // The C floor of the curl measurements: libcurl's easy API in a loop, bound at run time,
+        // in a process of its own that pipeline-bench runs.
+        .executableTarget(
+            name: "curl-c-loop",
             path: "Benchmarks/CCurlLoop",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .executableTarget(
             name: "pipeline-bench",
             dependencies: [
-                "CCurlLoop",
+                "curl-c-loop",
                 "HTTPPipelineURLSession",
                 "HTTPPipeline", "HTTPPipelineLogging", "HTTPPipelineGzip", "HTTPPipelineRetry", "HTTPPipelineAuth",
                 "HTTPPipelineStandard", "HTTPPipelineTesting", "HTTPPipelineHeaders", "PipelineSoak",

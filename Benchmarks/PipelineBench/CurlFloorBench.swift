@@ -1,4 +1,3 @@
-import CCurlLoop
 import Foundation
 import HTTPPipeline
 import HTTPPipelineCurl
@@ -107,26 +106,29 @@ enum CurlFloorBench {
         ]
     }
 
-    /// The C loop's usage per request.
+    /// The C loop's usage per request: `curl-c-loop` (Benchmarks/CCurlLoop), built beside this
+    /// executable, in a process of its own.
     static func cLoop(_ url: URL, requests: Int, fields: [String] = []) throws -> Usage {
-        var result = CCurlLoopResult()
-        var message = [CChar](repeating: 0, count: 256)
-        let lines = fields.map { strdup($0) }
-        defer { for line in lines { free(line) } }
-        let pointers = lines.map { UnsafePointer($0) }
-        let status = url.absoluteString.withCString { url in
-            pointers.withUnsafeBufferPointer { fields in
-                ccurlloop_run(url, fields.baseAddress, Int32(fields.count), 20, Int32(requests), &result, &message, 256)
-            }
+        let here = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        let child = Process()
+        child.executableURL = here.deletingLastPathComponent().appendingPathComponent("curl-c-loop")
+        child.arguments = [url.absoluteString, "200", String(requests)] + fields
+        let output = Pipe()
+        child.standardOutput = output
+        try child.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        let values = String(decoding: data, as: UTF8.self).split(separator: " ").map {
+            Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        guard status == 0, result.failures == 0 else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw FloorError(description: "the C loop failed: \(reason), \(result.failures) failures")
+        guard child.terminationStatus == 0, values.count == 7, let user = values[0], let system = values[1],
+            let voluntary = values[2], let seconds = values[4], values[5] == 0
+        else {
+            throw FloorError(description: "the C loop failed: \(String(decoding: data, as: UTF8.self))")
         }
         let count = Double(requests)
         return Usage(
-            cpuMicroseconds: (result.user_microseconds + result.system_microseconds) / count,
-            voluntarySwitches: Double(result.voluntary_switches) / count, seconds: result.seconds / count)
+            cpuMicroseconds: (user + system) / count, voluntarySwitches: voluntary / count, seconds: seconds / count)
     }
 
     /// The transport's usage per request, one request after another, its body read each time.
