@@ -64,7 +64,7 @@ import Testing
 
         let line = try #require(sink.records.first?.formatted)
         #expect(line.contains(", connect ") || line.contains("[connect "), "\(line)")
-        #expect(line.contains("first byte 1"), "a head 100 ms late: \(line)")
+        #expect(line.contains(", first byte "), "a head 100 ms late (at least; a loaded machine adds): \(line)")
         #expect(line.contains("HTTP/1.1]"))
         #expect(!line.contains("s3cr3t"))
         #expect(sink.records.first?.transferMetrics?.firstByte ?? .zero >= .milliseconds(90))
